@@ -1,0 +1,116 @@
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import { schemas } from '@tasklane/contract'
+import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify'
+import type { Database } from './db/database.js'
+import { ping } from './db/migrations.js'
+import {
+  clientErrorResponse,
+  HttpError,
+  parseJsonBody,
+  registerErrorHandling,
+  sendError,
+} from './errors.js'
+import { strictParams } from './strict-params.js'
+import { taskRoutes } from './tasks/routes.js'
+
+/** Request bodies above this many bytes get 413. */
+export const BODY_LIMIT = 64 * 1024
+
+/** What buildApp needs: an open database and logger options. */
+export interface AppOptions {
+  readonly database: Database
+  readonly logger?: FastifyServerOptions['logger']
+}
+
+/** Builds the whole application; it never listens (main.ts does, tests may inject). */
+export async function buildApp({ database, logger = false }: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger,
+    // One log line a request, written by the onResponse hook below.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: BODY_LIMIT,
+    // Our own 503 below answers requests that arrive while closing, in the Error shape.
+    return503OnClosing: false,
+    forceCloseConnections: 'idle',
+    requestTimeout: 30_000,
+    clientErrorHandler: (error, socket) => {
+      const status = (error as { code?: string }).code === 'HPE_HEADER_OVERFLOW' ? 431 : 400
+      if (socket.writable) socket.end(clientErrorResponse(status))
+      else socket.destroy(error)
+    },
+    ajv: {
+      customOptions: {
+        // Never coerce or strip: `{"name": 123}` and `{"name":"a","id":5}` are 400s.
+        coerceTypes: false,
+        removeAdditional: false,
+        useDefaults: false,
+        allErrors: false,
+        formats: { int32: true, int64: true },
+      },
+    },
+  })
+
+  let draining = false
+  app.addHook('preClose', async () => {
+    draining = true
+  })
+  app.addHook('onRequest', async (_request, reply) => {
+    if (draining) {
+      reply.header('Connection', 'close')
+      throw new HttpError(503, 'The server is shutting down; retry the request.', {
+        'Retry-After': '1',
+      })
+    }
+  })
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        url: request.url,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+      },
+      'request',
+    )
+  })
+
+  registerErrorHandling(app, BODY_LIMIT)
+  strictParams(app)
+
+  // Only JSON bodies: Fastify's text/plain parser goes, so any other type gets 415.
+  app.removeAllContentTypeParsers()
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody)
+
+  for (const schema of schemas) app.addSchema(schema)
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'tasklane',
+        version: '1.0.0',
+        description: 'Create and list tasks over HTTP/JSON.',
+      },
+      tags: [
+        { name: 'tasks', description: 'The collection of tasks' },
+        { name: 'task', description: 'A single task' },
+      ],
+    },
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`),
+    },
+  })
+  await app.register(swaggerUi, { routePrefix: '/docs' })
+
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+  app.get('/health/live', { schema: { hide: true } }, async () => ({ status: 'ok' }))
+  app.get('/health/ready', { schema: { hide: true } }, async (_request, reply) =>
+    (await ping(database.db))
+      ? { status: 'ok' }
+      : sendError(reply, { status: 503, message: 'The database is not reachable.' }),
+  )
+
+  await app.register(taskRoutes, { database })
+  return app
+}

@@ -1,0 +1,74 @@
+import { resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+
+/** Where tasks are stored. */
+export type DatabaseConfig =
+  | { readonly kind: 'sqlite'; readonly filename: string }
+  | { readonly kind: 'postgres'; readonly url: string }
+
+/** Everything the server reads from its environment, parsed and validated once. */
+export interface Config {
+  readonly port: number
+  readonly host: string
+  readonly database: DatabaseConfig
+  readonly logLevel: string
+}
+
+export const DEFAULT_DATABASE_FILE = 'data/tasklane.db'
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
+
+/** Thrown for configuration that cannot work; main prints it and exits 1. */
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+/**
+ * `DATABASE_URL`: `postgres://…` or `postgresql://…` selects PostgreSQL; a file path, or
+ * `sqlite:` followed by one, selects SQLite. Relative paths resolve against `cwd`.
+ */
+export function parseDatabaseUrl(value: string | undefined, cwd = process.cwd()): DatabaseConfig {
+  const url = value?.trim() || DEFAULT_DATABASE_FILE
+  if (/^postgres(ql)?:\/\//i.test(url)) return { kind: 'postgres', url }
+  const path = url.replace(/^sqlite:(\/\/(?=\/))?/i, '')
+  if (path === '' || /^[a-z][a-z0-9+.-]*:\/\//i.test(path)) {
+    throw new ConfigError(
+      `DATABASE_URL "${url}" is neither a PostgreSQL URL nor an SQLite file path.`,
+    )
+  }
+  return { kind: 'sqlite', filename: path === ':memory:' ? path : resolve(cwd, path) }
+}
+
+function parsePort(value: string): number {
+  const port = Number(value)
+  if (!/^\d+$/.test(value) || port > 65_535) {
+    throw new ConfigError(`PORT "${value}" is not a port number (0–65535).`)
+  }
+  return port
+}
+
+/** Reads `PORT`, `HOST`, `DATABASE_URL`, `LOG_LEVEL`; matching `--flags` take precedence. */
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  argv: string[] = process.argv.slice(2),
+): Config {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'database-url': { type: 'string' },
+      'log-level': { type: 'string' },
+    },
+    strict: true,
+  })
+  const logLevel = values['log-level'] ?? env.LOG_LEVEL ?? 'info'
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL "${logLevel}" is not one of ${LOG_LEVELS.join(', ')}.`)
+  }
+  return {
+    port: parsePort(values.port ?? env.PORT ?? '3000'),
+    host: values.host ?? env.HOST ?? '127.0.0.1',
+    database: parseDatabaseUrl(values['database-url'] ?? env.DATABASE_URL),
+    logLevel,
+  }
+}

@@ -1,0 +1,40 @@
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import SQLite from 'better-sqlite3'
+import { Kysely, SqliteDialect } from 'kysely'
+import type { DatabaseConfig } from '../config.js'
+import { migrate } from './migrations.js'
+import type { Schema } from './schema.js'
+
+/** An open, migrated database. */
+export interface Database {
+  readonly kind: DatabaseConfig['kind']
+  readonly db: Kysely<Schema>
+  close(): Promise<void>
+}
+
+function openSqlite(filename: string): SQLite.Database {
+  if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true })
+  const sqlite = new SQLite(filename)
+  sqlite.pragma('journal_mode = WAL')
+  // FULL: a commit reaches the disk before the 201 is sent, so it survives power loss.
+  sqlite.pragma('synchronous = FULL')
+  sqlite.pragma('busy_timeout = 5000')
+  return sqlite
+}
+
+/** Opens the configured database and runs pending migrations. */
+export async function openDatabase(config: DatabaseConfig): Promise<Database> {
+  if (config.kind === 'postgres') {
+    throw new Error('PostgreSQL storage is not available in this build.')
+  }
+  const sqlite = openSqlite(config.filename)
+  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) })
+  try {
+    await migrate(db, 'sqlite')
+  } catch (error) {
+    await db.destroy()
+    throw error
+  }
+  return { kind: 'sqlite', db, close: () => db.destroy() }
+}

@@ -1,0 +1,43 @@
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify'
+import { HttpError } from './errors.js'
+
+type Part = 'query' | 'params'
+type Schema = { properties?: Record<string, { type?: unknown }> }
+
+const DECIMAL_INTEGER = /^-?\d+$/
+
+function integerKeys(schema: unknown): string[] {
+  const properties = (schema as Schema | undefined)?.properties ?? {}
+  return Object.keys(properties).filter((key) => properties[key]?.type === 'integer')
+}
+
+/**
+ * Validation never coerces types (`{"name": 123}` stays a number and is rejected), so
+ * query and path values, which are strings on the wire, are converted here: a plain
+ * decimal integer becomes a number, anything else (`1.5`, `1e3`, `0x10`, ``) stays a
+ * string and fails the schema. A repeated query parameter is an error of its own.
+ */
+export function strictParams(app: FastifyInstance): void {
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const parts: [Part, string[]][] = [
+      ['query', integerKeys(route.schema?.querystring)],
+      ['params', integerKeys(route.schema?.params)],
+    ]
+    const hook = async (request: FastifyRequest) => {
+      const query = request.query as Record<string, unknown>
+      for (const [key, value] of Object.entries(query)) {
+        if (Array.isArray(value)) {
+          throw new HttpError(400, `Query parameter "${key}" must be given only once.`)
+        }
+      }
+      for (const [part, keys] of parts) {
+        const values = request[part] as Record<string, unknown>
+        for (const key of keys) {
+          const value = values[key]
+          if (typeof value === 'string' && DECIMAL_INTEGER.test(value)) values[key] = Number(value)
+        }
+      }
+    }
+    route.preValidation = [hook, ...[route.preValidation ?? []].flat()]
+  })
+}

@@ -1,0 +1,18 @@
+export { ErrorBody } from './error.js'
+export {
+  ListTasksQuery,
+  type RouteDefinition,
+  routes,
+  schemas,
+  TaskParams,
+} from './routes.js'
+export {
+  MAX_LIMIT,
+  MAX_TASK_ID,
+  NewTask,
+  ref,
+  Task,
+  TaskId,
+  TaskName,
+  TaskTag,
+} from './task.js'
