@@ -26,7 +26,10 @@ export class ConfigError extends Error {
  * `DATABASE_URL`: `postgres://…` or `postgresql://…` selects PostgreSQL; a file path, or
  * `sqlite:` followed by one, selects SQLite. Relative paths resolve against `cwd`.
  */
-export function parseDatabaseUrl(value: string | undefined, cwd = process.cwd()): DatabaseConfig {
+export function parseDatabaseUrl(
+  value: string | undefined,
+  cwd: string = process.cwd(),
+): DatabaseConfig {
   const url = value?.trim() || DEFAULT_DATABASE_FILE
   if (/^postgres(ql)?:\/\//i.test(url)) return { kind: 'postgres', url }
   const path = url.replace(/^sqlite:(\/\/(?=\/))?/i, '')
@@ -46,7 +49,10 @@ function parsePort(value: string): number {
   return port
 }
 
-/** Reads `PORT`, `HOST`, `DATABASE_URL`, `LOG_LEVEL`; matching `--flags` take precedence. */
+/**
+ * Reads `PORT`, `HOST`, `DATABASE_URL`, `LOG_LEVEL`; matching `--flags` take precedence.
+ * Relative database paths resolve against the directory the command was started from.
+ */
 export function loadConfig(
   env: Record<string, string | undefined> = process.env,
   argv: string[] = process.argv.slice(2),
@@ -68,7 +74,8 @@ export function loadConfig(
   return {
     port: parsePort(values.port ?? env.PORT ?? '3000'),
     host: values.host ?? env.HOST ?? '127.0.0.1',
-    database: parseDatabaseUrl(values['database-url'] ?? env.DATABASE_URL),
+    // INIT_CWD: where `pnpm start` was typed, so relative paths mean what the user meant.
+    database: parseDatabaseUrl(values['database-url'] ?? env.DATABASE_URL, env.INIT_CWD),
     logLevel,
   }
 }

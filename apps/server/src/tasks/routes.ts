@@ -51,6 +51,7 @@ export async function taskRoutes(app: FastifyInstance, { database }: { database:
     handler: async (request, reply) => {
       const { limit, after, tag } = request.query
       const filter: ListFilter = { after, tag }
+      if (limit === 0) return []
       if (limit !== undefined && limit <= BUFFERED_PAGE_MAX) {
         const tasks = await listTasks(db, filter, limit + 1)
         if (tasks.length > limit) {

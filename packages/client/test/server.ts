@@ -1,0 +1,22 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { buildApp, openDatabase } from '@tasklane/server'
+
+/** A real tasklane server on 127.0.0.1, port 0, with its own SQLite file. */
+export async function startServer() {
+  const dir = mkdtempSync(join(tmpdir(), 'tasklane-client-'))
+  const database = await openDatabase({ kind: 'sqlite', filename: join(dir, 'tasks.db') })
+  const app = await buildApp({ database })
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const address = app.server.address()
+  if (address === null || typeof address === 'string') throw new Error('no TCP address')
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    async close() {
+      await app.close()
+      await database.close()
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
