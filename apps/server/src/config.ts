@@ -58,7 +58,8 @@ export function loadConfig(
   argv: string[] = process.argv.slice(2),
 ): Config {
   const { values } = parseArgs({
-    args: argv,
+    // `pnpm start -- --port 1` passes the `--` along; it separates nothing here.
+    args: argv[0] === '--' ? argv.slice(1) : argv,
     options: {
       port: { type: 'string' },
       host: { type: 'string' },
