@@ -54,7 +54,8 @@ function statusMessage(status: number): string {
 // A lone surrogate: a high one not followed by a low one, or a low one not preceded by a high one.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 
-function describePatternMismatch(subject: string, value: unknown): string {
+function describePatternMismatch(subject: string, context: string, value: unknown): string {
+  if (context === 'headers') return `${subject} must be 1 to 255 visible ASCII characters.`
   if (typeof value === 'string') {
     if (value.includes('\u0000')) return `${subject} must not contain the NUL character (U+0000).`
     if (LONE_SURROGATE.test(value)) return `${subject} must not contain an unpaired surrogate.`
@@ -83,8 +84,13 @@ export function describeValidation(
   context: string,
   request: FastifyRequest,
 ): string {
-  const kind =
-    context === 'body' ? 'Field' : context === 'params' ? 'Path parameter' : 'Query parameter'
+  const kinds: Record<string, string> = {
+    body: 'Field',
+    params: 'Path parameter',
+    headers: 'Header',
+    querystring: 'Query parameter',
+  }
+  const kind = kinds[context] ?? 'Parameter'
   const name = issue.instancePath.slice(1).replaceAll('/', '.')
   const subject =
     name === ''
@@ -92,8 +98,13 @@ export function describeValidation(
         ? 'The request body'
         : 'The query string'
       : `${kind} "${name}"`
-  const data =
-    context === 'body' ? request.body : context === 'params' ? request.params : request.query
+  const parts: Record<string, unknown> = {
+    body: request.body,
+    params: request.params,
+    headers: request.headers,
+    querystring: request.query,
+  }
+  const data = parts[context]
   const p = issue.params
   switch (issue.keyword) {
     case 'additionalProperties':
@@ -114,7 +125,7 @@ export function describeValidation(
     case 'maximum':
       return `${subject} must be at most ${p.limit}.`
     case 'pattern':
-      return describePatternMismatch(subject, valueAt(data, issue.instancePath))
+      return describePatternMismatch(subject, context, valueAt(data, issue.instancePath))
     default:
       return `${subject} ${issue.message ?? 'is invalid'}.`
   }

@@ -1,5 +1,6 @@
 export { ErrorBody } from './error.js'
 export {
+  CreateTaskHeaders,
   ListTasksQuery,
   type RouteDefinition,
   routes,

@@ -37,6 +37,21 @@ export const TaskParams = Type.Object(
 /** Path parameters of GET /tasks/{id}. */
 export type TaskParams = Static<typeof TaskParams>
 
+/** Headers of POST /task: an optional idempotency key (1–255 visible ASCII characters). */
+export const CreateTaskHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      pattern: '^[\\x21-\\x7E]+$',
+      description:
+        'Makes the create safe to retry: a repeat with the same key and body returns the first response.',
+    }),
+  ),
+})
+/** Headers of POST /task. */
+export type CreateTaskHeaders = Static<typeof CreateTaskHeaders>
+
 /** One route of the API as plain data, read by the server (to register) and the client. */
 export interface RouteDefinition {
   readonly operationId: string
@@ -47,6 +62,7 @@ export interface RouteDefinition {
   readonly summary: string
   readonly querystring?: TSchema
   readonly params?: TSchema
+  readonly headers?: TSchema
   readonly body?: TSchema
   readonly response: Readonly<Record<number | 'default', TSchema>>
 }
@@ -70,6 +86,7 @@ export const routes = {
     path: '/task',
     tags: ['task'],
     summary: 'Create a task.',
+    headers: CreateTaskHeaders,
     body: ref(NewTask),
     response: { 201: ref(Task), default: errorRef },
   },

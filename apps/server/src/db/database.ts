@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
-import { Kysely, SqliteDialect } from 'kysely'
+import { Kysely, SqliteDialect, type Transaction } from 'kysely'
 import type { DatabaseConfig } from '../config.js'
 import { migrate } from './migrations.js'
 import type { Schema } from './schema.js'
@@ -10,6 +10,11 @@ import type { Schema } from './schema.js'
 export interface Database {
   readonly kind: DatabaseConfig['kind']
   readonly db: Kysely<Schema>
+  /**
+   * Called first in every write transaction: writers take turns, so ids are assigned
+   * in commit order. SQLite has one writer at a time already.
+   */
+  serializeWrites(trx: Transaction<Schema>): Promise<void>
   close(): Promise<void>
 }
 
@@ -36,5 +41,10 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
     await db.destroy()
     throw error
   }
-  return { kind: 'sqlite', db, close: () => db.destroy() }
+  return {
+    kind: 'sqlite',
+    db,
+    serializeWrites: async () => {},
+    close: () => db.destroy(),
+  }
 }

@@ -24,6 +24,23 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.createIndex('tasks_tag_id').on('tasks').columns(['tag', 'id']).execute()
       },
     },
+    '0002-create-idempotency-keys': {
+      async up(db: Kysely<any>) {
+        await db.schema
+          .createTable('idempotency_keys')
+          .addColumn('key', 'text', (column) => column.primaryKey())
+          .addColumn('fingerprint', 'text', (column) => column.notNull())
+          .addColumn('task_id', 'bigint', (column) => column.notNull())
+          // Milliseconds since the epoch: the same type and meaning on every backend.
+          .addColumn('created_at', 'bigint', (column) => column.notNull())
+          .execute()
+        await db.schema
+          .createIndex('idempotency_keys_created_at')
+          .on('idempotency_keys')
+          .column('created_at')
+          .execute()
+      },
+    },
   }
 }
 

@@ -7,7 +7,16 @@ export interface TaskRow {
   tag: string | null
 }
 
+/** Row of `idempotency_keys`: which task a key created, and a digest of the body it came with. */
+export interface IdempotencyKeyRow {
+  key: string
+  fingerprint: string
+  task_id: number
+  created_at: number
+}
+
 /** The database as Kysely sees it. */
 export interface Schema {
   tasks: TaskRow
+  idempotency_keys: IdempotencyKeyRow
 }

@@ -27,6 +27,44 @@ export async function insertTask(db: Db, task: NewTask): Promise<Task> {
   return toTask(row)
 }
 
+/** The task and body digest an idempotency key stands for, if it is known and fresh. */
+export async function findIdempotencyKey(db: Db, key: string, notBefore: number) {
+  const row = await db
+    .selectFrom('idempotency_keys')
+    .select(['fingerprint', 'task_id'])
+    .where('key', '=', key)
+    .where('created_at', '>=', notBefore)
+    .executeTakeFirst()
+  return row && { fingerprint: row.fingerprint, taskId: Number(row.task_id) }
+}
+
+/** Records (or, for an expired key, re-records) that `key` created task `taskId`. */
+export async function saveIdempotencyKey(
+  db: Db,
+  row: { key: string; fingerprint: string; taskId: number; createdAt: number },
+): Promise<void> {
+  const values = {
+    key: row.key,
+    fingerprint: row.fingerprint,
+    task_id: row.taskId,
+    created_at: row.createdAt,
+  }
+  await db
+    .insertInto('idempotency_keys')
+    .values(values)
+    .onConflict((conflict) => conflict.column('key').doUpdateSet(values))
+    .execute()
+}
+
+/** Deletes keys created before `before`; returns how many went. */
+export async function purgeIdempotencyKeys(db: Db, before: number): Promise<number> {
+  const result = await db
+    .deleteFrom('idempotency_keys')
+    .where('created_at', '<', before)
+    .executeTakeFirst()
+  return Number(result.numDeletedRows)
+}
+
 /** The task with this id, or undefined. */
 export async function findTask(db: Db, id: number): Promise<Task | undefined> {
   const row = await db

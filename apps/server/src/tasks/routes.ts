@@ -6,12 +6,13 @@ import type { Database } from '../db/database.js'
 import { HttpError } from '../errors.js'
 import {
   findTask,
-  insertTask,
   type ListFilter,
   listTasks,
   nthTaskId,
+  purgeIdempotencyKeys,
   streamTasks,
 } from './repository.js'
+import { createTaskWriter, IDEMPOTENCY_TTL_MS } from './writer.js'
 
 /** Pages up to this size are built in memory; larger ones and the full list are streamed. */
 const BUFFERED_PAGE_MAX = 1000
@@ -45,6 +46,18 @@ async function* jsonArray(chunks: AsyncIterable<Task[]>): AsyncGenerator<string>
 export async function taskRoutes(app: FastifyInstance, { database }: { database: Database }) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
   const { db } = database
+  const writer = createTaskWriter(database)
+
+  const purge = () =>
+    purgeIdempotencyKeys(db, Date.now() - IDEMPOTENCY_TTL_MS).catch((error: unknown) =>
+      app.log.warn({ err: error }, 'could not purge expired idempotency keys'),
+    )
+  const purgeTimer = setInterval(purge, 60 * 60 * 1000).unref()
+  app.addHook('onReady', purge)
+  app.addHook('onClose', async () => {
+    clearInterval(purgeTimer)
+    await writer.close()
+  })
 
   api.route({
     ...fromContract(routes.getTasks),
@@ -83,7 +96,11 @@ export async function taskRoutes(app: FastifyInstance, { database }: { database:
       }
     },
     handler: async (request, reply) => {
-      const task = await insertTask(db, request.body)
+      const { task, replayed } = await writer.create(
+        request.body,
+        request.headers['idempotency-key'],
+      )
+      if (replayed) reply.header('Idempotent-Replayed', 'true')
       return reply.code(201).header('Location', `/tasks/${task.id}`).send(task)
     },
   })
@@ -91,11 +108,13 @@ export async function taskRoutes(app: FastifyInstance, { database }: { database:
   api.route({
     ...fromContract(routes.getTask),
     handler: async (request) => {
-      const task = Number.isSafeInteger(request.params.id)
-        ? await findTask(db, request.params.id)
-        : undefined
-      if (!task) throw new HttpError(404, `Task ${request.params.id} does not exist.`)
-      return task
+      const { id } = request.params
+      // No id above 2^53-1 is ever issued; such an id, which a number cannot hold exactly,
+      // is named as the client sent it.
+      const task = Number.isSafeInteger(id) ? await findTask(db, id) : undefined
+      if (task) return task
+      const shown = Number.isSafeInteger(id) ? id : request.url.split('?', 1)[0]?.split('/').pop()
+      throw new HttpError(404, `Task ${shown} does not exist.`)
     },
   })
 }
