@@ -19,7 +19,7 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  await server.close()
+  await server?.close()
 })
 
 /** Sends a raw HTTP request (no automatic headers) and returns status, headers and body. */
@@ -36,7 +36,9 @@ function rawPost(
         res.on('data', (chunk: string) => {
           text += chunk
         })
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }))
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }),
+        )
       },
     )
     req.on('error', reject)
@@ -130,7 +132,11 @@ describe('POST /task', () => {
     })
 
     it('returns 400 for a name of 201 emoji', async () => {
-      await expectError(await postJson(server, { name: '😀'.repeat(201) }), 400, NAME_ERRORS.tooLong)
+      await expectError(
+        await postJson(server, { name: '😀'.repeat(201) }),
+        400,
+        NAME_ERRORS.tooLong,
+      )
     })
 
     it('accepts a name of 200 ASCII characters', async () => {
@@ -242,7 +248,9 @@ describe('POST /task', () => {
       expect(created.tag).toBe(name.slice(0, 10))
       const read = (await (await get(server, `/tasks/${created.id}`)).json()) as Task
       expect(read).toEqual({ id: created.id, name, tag: name.slice(0, 10) })
-      const listed = (await (await get(server, `/tasks?after=${created.id - 1}&limit=1`)).json()) as Task[]
+      const listed = (await (
+        await get(server, `/tasks?after=${created.id - 1}&limit=1`)
+      ).json()) as Task[]
       expect(listed).toEqual([{ id: created.id, name, tag: name.slice(0, 10) }])
     })
 
@@ -255,7 +263,11 @@ describe('POST /task', () => {
     })
 
     it('returns 400 for a number name instead of coercing it', async () => {
-      await expectError(await postJson(server, { name: 123 }), 400, 'Field "name" must be a string.')
+      await expectError(
+        await postJson(server, { name: 123 }),
+        400,
+        'Field "name" must be a string.',
+      )
     })
 
     it('returns 400 for a boolean tag', async () => {
@@ -356,7 +368,11 @@ describe('POST /task', () => {
 
     it('returns 413 for a body over 64 KiB', async () => {
       const body = JSON.stringify({ name: 'a', tag: 'x'.repeat(64 * 1024) })
-      await expectError(await postRaw(server, body), 413, 'The request body is larger than 65536 bytes.')
+      await expectError(
+        await postRaw(server, body),
+        413,
+        'The request body is larger than 65536 bytes.',
+      )
     })
 
     it('returns 413 for a chunked body over 64 KiB without Content-Length', async () => {

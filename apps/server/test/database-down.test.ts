@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTask, expectError, get, postJson, startServer, type TestServer } from './helpers.js'
+
+let server: TestServer
+
+beforeAll(async () => {
+  server = await startServer()
+  await createTask(server, { name: 'before the outage' })
+  // The database goes away while the server keeps running.
+  await server.database.close()
+})
+
+afterAll(async () => {
+  await server?.close()
+})
+
+/** Asserts a 5xx body reveals no stack, SQL or file path. */
+async function expectOpaque(response: Response, status: number, message: string) {
+  const clone = response.clone()
+  await expectError(response, status, message)
+  const text = await clone.text()
+  expect(text).not.toMatch(/at \w|select|insert|\.ts|\.js|\/tmp|destroyed/i)
+}
+
+describe('when the database is unreachable', () => {
+  it('GET /health/live still returns 200', async () => {
+    expect((await get(server, '/health/live')).status).toBe(200)
+  })
+
+  it('GET /health/ready returns 503', async () => {
+    await expectError(await get(server, '/health/ready'), 503, 'The database is not reachable.')
+  })
+
+  it('GET /tasks returns 500 without revealing internals', async () => {
+    await expectOpaque(await get(server, '/tasks?limit=5'), 500, 'Internal server error.')
+  })
+
+  it('GET /tasks/{id} returns 500 without revealing internals', async () => {
+    await expectOpaque(await get(server, '/tasks/1'), 500, 'Internal server error.')
+  })
+
+  it('POST /task returns 500 without revealing internals', async () => {
+    await expectOpaque(await postJson(server, { name: 'lost' }), 500, 'Internal server error.')
+  })
+
+  it('GET /tasks without limit fails with a 500 before streaming starts', async () => {
+    await expectOpaque(await get(server, '/tasks'), 500, 'Internal server error.')
+  })
+})

@@ -1,0 +1,121 @@
+import type { Task } from '@tasklane/contract'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { expectError, get, insertMany, jsonBody, startServer, type TestServer } from './helpers.js'
+
+// Pages of more than 1000 tasks, and the full list, take the streamed path.
+const COUNT = 2500
+
+let server: TestServer
+let all: Task[]
+let even: Task[]
+
+beforeAll(async () => {
+  server = await startServer()
+  await insertMany(server, COUNT, (i) =>
+    i % 10 === 9
+      ? { name: `large ${i}` }
+      : { name: `large ${i}`, tag: i % 2 === 0 ? 'even' : 'odd' },
+  )
+  all = Array.from({ length: COUNT }, (_, i) =>
+    i % 10 === 9
+      ? { id: i + 1, name: `large ${i}` }
+      : { id: i + 1, name: `large ${i}`, tag: i % 2 === 0 ? 'even' : 'odd' },
+  )
+  even = all.filter((task) => task.tag === 'even')
+})
+
+afterAll(async () => {
+  await server?.close()
+})
+
+async function list(path: string): Promise<{ tasks: Task[]; link: string | null }> {
+  const response = await get(server, path)
+  expect(response.status).toBe(200)
+  expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8')
+  return { tasks: await jsonBody<Task[]>(response), link: response.headers.get('link') }
+}
+
+const idAt = (tasks: Task[], index: number) => (tasks[index] as Task).id
+
+describe('GET /tasks with more than 1000 tasks (streamed path)', () => {
+  it('returns every task in ascending id order when limit is omitted, without Link', async () => {
+    const { tasks, link } = await list('/tasks')
+    expect(tasks).toHaveLength(COUNT)
+    expect(tasks).toEqual(all)
+    expect(link).toBeNull()
+  })
+
+  it('returns the first 1000 tasks for limit=1000 with a Link (buffered boundary)', async () => {
+    const { tasks, link } = await list('/tasks?limit=1000')
+    expect(tasks).toEqual(all.slice(0, 1000))
+    expect(link).toBe(`</tasks?limit=1000&after=${idAt(all, 999)}>; rel="next"`)
+  })
+
+  it('returns the first 1001 tasks for limit=1001 with a Link to the next page', async () => {
+    const { tasks, link } = await list('/tasks?limit=1001')
+    expect(tasks).toEqual(all.slice(0, 1001))
+    expect(link).toBe(`</tasks?limit=1001&after=${idAt(all, 1000)}>; rel="next"`)
+  })
+
+  it('returns a Link when exactly one task remains beyond the page', async () => {
+    const { tasks, link } = await list(`/tasks?limit=${COUNT - 1}`)
+    expect(tasks).toEqual(all.slice(0, COUNT - 1))
+    expect(link).toBe(`</tasks?limit=${COUNT - 1}&after=${idAt(all, COUNT - 2)}>; rel="next"`)
+  })
+
+  it('returns no Link when the page holds exactly the remaining tasks', async () => {
+    const { tasks, link } = await list(`/tasks?limit=${COUNT}`)
+    expect(tasks).toEqual(all)
+    expect(link).toBeNull()
+  })
+
+  it('returns every task and no Link for limit=2147483647', async () => {
+    const { tasks, link } = await list('/tasks?limit=2147483647')
+    expect(tasks).toEqual(all)
+    expect(link).toBeNull()
+  })
+
+  it('combines a large limit with after', async () => {
+    const { tasks, link } = await list(`/tasks?limit=1500&after=${idAt(all, 499)}`)
+    expect(tasks).toEqual(all.slice(500, 2000))
+    expect(link).toBe(`</tasks?limit=1500&after=${idAt(all, 1999)}>; rel="next"`)
+  })
+
+  it('streams every task after an id when limit is omitted', async () => {
+    const { tasks, link } = await list(`/tasks?after=${idAt(all, 1233)}`)
+    expect(tasks).toEqual(all.slice(1234))
+    expect(link).toBeNull()
+  })
+
+  it('streams every task with a tag when limit is omitted', async () => {
+    const { tasks, link } = await list('/tasks?tag=even')
+    expect(tasks).toEqual(even)
+    expect(link).toBeNull()
+  })
+
+  it('combines a large limit with tag and carries the tag in the Link', async () => {
+    const { tasks, link } = await list('/tasks?limit=1001&tag=even')
+    expect(tasks).toEqual(even.slice(0, 1001))
+    expect(link).toBe(`</tasks?limit=1001&after=${idAt(even, 1000)}&tag=even>; rel="next"`)
+  })
+
+  it('pages through every task by following Link headers with limit=1001', async () => {
+    const pages: Task[][] = []
+    let next: string | undefined = '/tasks?limit=1001'
+    while (next !== undefined && pages.length < 10) {
+      const { tasks, link } = await list(next)
+      pages.push(tasks)
+      next = link === null ? undefined : /^<([^>]+)>; rel="next"$/.exec(link)?.[1]
+    }
+    expect(pages.map((page) => page.length)).toEqual([1001, 1001, 498])
+    expect(pages.flat()).toEqual(all)
+  })
+
+  it('still rejects an invalid limit', async () => {
+    await expectError(
+      await get(server, '/tasks?limit=2147483648'),
+      400,
+      'Query parameter "limit" must be at most 2147483647.',
+    )
+  })
+})

@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { get, jsonBody, startServer, type TestServer } from './helpers.js'
+
+let server: TestServer
+
+beforeAll(async () => {
+  server = await startServer()
+})
+
+afterAll(async () => {
+  await server?.close()
+})
+
+interface OpenApiDocument {
+  openapi: string
+  info: { title: string; version: string }
+  tags: { name: string }[]
+  paths: Record<string, Record<string, { operationId?: string; tags?: string[] }>>
+  components: { schemas: Record<string, unknown> }
+}
+
+describe('GET /openapi.json', () => {
+  let document: OpenApiDocument
+
+  beforeAll(async () => {
+    const response = await get(server, '/openapi.json')
+    expect(response.status).toBe(200)
+    document = await jsonBody<OpenApiDocument>(response)
+  })
+
+  it('is an OpenAPI 3.1 document with version 1.0.0', () => {
+    expect(document.openapi).toMatch(/^3\.1\.\d+$/)
+    expect(document.info.version).toBe('1.0.0')
+    expect(document.info.title).toBe('tasklane')
+  })
+
+  it('declares the operations getTasks, createTask and getTask with their tags', () => {
+    const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, operation]) => ({
+        path,
+        method,
+        operationId: operation.operationId,
+        tags: operation.tags,
+      })),
+    )
+    expect(operations).toEqual(
+      expect.arrayContaining([
+        { path: '/tasks', method: 'get', operationId: 'getTasks', tags: ['tasks'] },
+        { path: '/task', method: 'post', operationId: 'createTask', tags: ['task'] },
+        { path: '/tasks/{id}', method: 'get', operationId: 'getTask', tags: ['task'] },
+      ]),
+    )
+    expect(operations.map((operation) => operation.operationId).sort()).toEqual([
+      'createTask',
+      'getTask',
+      'getTasks',
+    ])
+  })
+
+  it('declares the tags tasks and task', () => {
+    expect(document.tags.map((tag) => tag.name).sort()).toEqual(['task', 'tasks'])
+  })
+
+  it('names the component schemas Task, NewTask and Error, with no def- names', () => {
+    const names = Object.keys(document.components.schemas)
+    expect(names).toEqual(expect.arrayContaining(['Task', 'NewTask', 'Error']))
+    expect(names.filter((name) => name.startsWith('def-'))).toEqual([])
+    expect(JSON.stringify(document)).not.toContain('def-')
+  })
+
+  it('refers to the named schemas from the operations', () => {
+    const text = JSON.stringify(document.paths)
+    expect(text).toContain('"$ref":"#/components/schemas/Task"')
+    expect(text).toContain('"$ref":"#/components/schemas/NewTask"')
+    expect(text).toContain('"$ref":"#/components/schemas/Error"')
+  })
+
+  it('does not list the operational routes', () => {
+    expect(Object.keys(document.paths).sort()).toEqual(['/task', '/tasks', '/tasks/{id}'])
+  })
+})
+
+describe('GET /docs', () => {
+  it('returns an HTML page', async () => {
+    const response = await get(server, '/docs')
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/)
+    expect(await response.text()).toMatch(/<html[\s>]/i)
+  })
+})
+
+describe('health', () => {
+  it('GET /health/live returns 200', async () => {
+    const response = await get(server, '/health/live')
+    expect(response.status).toBe(200)
+    expect(await jsonBody(response)).toEqual({ status: 'ok' })
+  })
+
+  it('GET /health/ready returns 200 when the database is reachable', async () => {
+    const response = await get(server, '/health/ready')
+    expect(response.status).toBe(200)
+    expect(await jsonBody(response)).toEqual({ status: 'ok' })
+  })
+})
