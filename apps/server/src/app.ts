@@ -1,3 +1,4 @@
+import cors from '@fastify/cors'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import { schemas } from '@tasklane/contract'
@@ -21,10 +22,16 @@ export const BODY_LIMIT = 64 * 1024
 export interface AppOptions {
   readonly database: Database
   readonly logger?: FastifyServerOptions['logger']
+  /** Origins browsers may call from (CORS), or `['*']`; empty or omitted: CORS is off. */
+  readonly corsOrigins?: readonly string[]
 }
 
 /** Builds the whole application; it never listens (main.ts does, tests may inject). */
-export async function buildApp({ database, logger = false }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  database,
+  logger = false,
+  corsOrigins = [],
+}: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger,
     // One log line a request, written by the onResponse hook below.
@@ -50,6 +57,17 @@ export async function buildApp({ database, logger = false }: AppOptions): Promis
       },
     },
   })
+
+  if (corsOrigins.length > 0) {
+    // First, so that every response (errors and 503s included) carries the CORS headers.
+    await app.register(cors, {
+      origin: corsOrigins.includes('*') ? '*' : [...corsOrigins],
+      methods: ['GET', 'HEAD', 'POST'],
+      // Headers a browser may only read when listed: pagination, retries, replays.
+      exposedHeaders: ['Link', 'Location', 'Retry-After', 'Idempotent-Replayed'],
+      maxAge: 600,
+    })
+  }
 
   let draining = false
   app.addHook('preClose', async () => {

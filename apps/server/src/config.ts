@@ -12,6 +12,8 @@ export interface Config {
   readonly host: string
   readonly database: DatabaseConfig
   readonly logLevel: string
+  /** Origins allowed to call the API from a browser (CORS); empty: CORS is off. */
+  readonly corsOrigins: readonly string[]
 }
 
 export const DEFAULT_DATABASE_FILE = 'data/tasklane.db'
@@ -50,7 +52,31 @@ function parsePort(value: string): number {
 }
 
 /**
- * Reads `PORT`, `HOST`, `DATABASE_URL`, `LOG_LEVEL`; matching `--flags` take precedence.
+ * `CORS_ORIGINS`: comma-separated origins (`https://app.example.com`), or `*` for any.
+ * Each must be a bare origin: a browser sends no path, so one here could never match.
+ */
+export function parseCorsOrigins(value: string | undefined): string[] {
+  const origins = (value ?? '')
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter((origin) => origin !== '')
+  for (const origin of origins) {
+    if (origin === '*') continue
+    let parsed: URL | undefined
+    try {
+      parsed = new URL(origin)
+    } catch {}
+    if (parsed?.origin !== origin) {
+      throw new ConfigError(
+        `CORS_ORIGINS entry "${origin}" is not an origin such as https://app.example.com.`,
+      )
+    }
+  }
+  return origins
+}
+
+/**
+ * Reads `PORT`, `HOST`, `DATABASE_URL`, `LOG_LEVEL`, `CORS_ORIGINS`; matching `--flags` take precedence.
  * Relative database paths resolve against the directory the command was started from.
  */
 export function loadConfig(
@@ -65,6 +91,7 @@ export function loadConfig(
       host: { type: 'string' },
       'database-url': { type: 'string' },
       'log-level': { type: 'string' },
+      'cors-origins': { type: 'string' },
     },
     strict: true,
   })
@@ -78,5 +105,6 @@ export function loadConfig(
     // INIT_CWD: where `pnpm start` was typed, so relative paths mean what the user meant.
     database: parseDatabaseUrl(values['database-url'] ?? env.DATABASE_URL, env.INIT_CWD),
     logLevel,
+    corsOrigins: parseCorsOrigins(values['cors-origins'] ?? env.CORS_ORIGINS),
   }
 }

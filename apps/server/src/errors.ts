@@ -211,10 +211,27 @@ export function sendError(reply: FastifyReply, described: Described): FastifyRep
     .send({ code: described.status, message: described.message })
 }
 
-/** Methods a path answers, derived from the registered routes (for 405 and `Allow`). */
+/**
+ * Methods a path answers, derived from the registered routes (for 405 and `Allow`). A
+ * catch-all route (`OPTIONS *`, the CORS preflight) matches every path, so it says nothing.
+ */
 function allowedMethods(app: FastifyInstance, path: string): string[] {
   const methods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const
-  return methods.filter((method) => app.findRoute({ method, url: path }) !== null)
+  return methods.filter((method) => {
+    const route = app.findRoute({ method, url: path })
+    return route !== null && !isCatchAll(route.params as Record<string, string> | undefined, path)
+  })
+}
+
+/** True when the route's wildcard swallowed the whole path (`*`, not `/docs/static/*`). */
+function isCatchAll(params: Record<string, string> | undefined, path: string): boolean {
+  const rest = params?.['*']
+  if (rest === undefined) return false
+  let decoded = path
+  try {
+    decoded = decodeURIComponent(path)
+  } catch {}
+  return [path, decoded].some((whole) => rest === whole || rest === whole.slice(1))
 }
 
 /** Every failure, from routes, plugins, parsing and unknown URLs, becomes `{ code, message }`. */

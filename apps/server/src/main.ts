@@ -8,7 +8,11 @@ const SHUTDOWN_GRACE_MS = 9_000
 async function main(): Promise<void> {
   const config = loadConfig()
   const database = await openDatabase(config.database)
-  const app = await buildApp({ database, logger: { level: config.logLevel } })
+  const app = await buildApp({
+    database,
+    logger: { level: config.logLevel },
+    corsOrigins: config.corsOrigins,
+  })
   app.addHook('onClose', () => database.close())
   await app.listen({ port: config.port, host: config.host })
 

@@ -1,0 +1,154 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildApp } from '../src/app.js'
+import { ConfigError, loadConfig, parseCorsOrigins } from '../src/config.js'
+import { openDatabase } from '../src/db/database.js'
+
+const ALLOWED = 'http://app.example.test'
+const OTHER = 'http://evil.example.test'
+
+async function open(corsOrigins?: readonly string[]) {
+  const dir = await mkdtemp(join(tmpdir(), 'tasklane-cors-'))
+  const database = await openDatabase({ kind: 'sqlite', filename: join(dir, 'tasks.db') })
+  const app = await buildApp({ database, corsOrigins })
+  return {
+    app,
+    async close() {
+      await app.close()
+      await database.close()
+      await rm(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+const preflight = (app: FastifyInstance, url: string, origin: string, method = 'POST') =>
+  app.inject({
+    method: 'OPTIONS',
+    url,
+    headers: {
+      origin,
+      'access-control-request-method': method,
+      'access-control-request-headers': 'content-type,idempotency-key,authorization',
+    },
+  })
+
+describe('CORS_ORIGINS', () => {
+  it('is off by default and parses a comma-separated list', () => {
+    expect(loadConfig({}, []).corsOrigins).toEqual([])
+    expect(
+      loadConfig({ CORS_ORIGINS: ' https://a.example, http://localhost:5173 ,' }, []).corsOrigins,
+    ).toEqual(['https://a.example', 'http://localhost:5173'])
+    expect(
+      loadConfig({ CORS_ORIGINS: 'https://a.example' }, ['--cors-origins', '*']).corsOrigins,
+    ).toEqual(['*'])
+  })
+
+  it('rejects an entry that is not a bare origin', () => {
+    expect(() => parseCorsOrigins('https://a.example/path')).toThrow(ConfigError)
+    expect(() => parseCorsOrigins('a.example')).toThrow(/"a\.example" is not an origin/)
+    expect(() => parseCorsOrigins('https://a.example/')).toThrow(ConfigError)
+  })
+})
+
+describe('CORS off (default)', () => {
+  let server: Awaited<ReturnType<typeof open>>
+  beforeAll(async () => {
+    server = await open()
+  })
+  afterAll(() => server.close())
+
+  it('sends no CORS headers and answers a preflight like any unknown method', async () => {
+    const list = await server.app.inject({ url: '/tasks', headers: { origin: ALLOWED } })
+    expect(list.statusCode).toBe(200)
+    expect(list.headers['access-control-allow-origin']).toBeUndefined()
+    const response = await preflight(server.app, '/task', ALLOWED)
+    expect(response.statusCode).toBe(405)
+    expect(response.headers['access-control-allow-origin']).toBeUndefined()
+  })
+})
+
+describe('CORS on', () => {
+  let server: Awaited<ReturnType<typeof open>>
+  beforeAll(async () => {
+    server = await open([ALLOWED])
+  })
+  afterAll(() => server.close())
+
+  it('answers a preflight from an allowed origin with the methods and requested headers', async () => {
+    const response = await preflight(server.app, '/task', ALLOWED)
+    expect(response.statusCode).toBe(204)
+    expect(response.headers['access-control-allow-origin']).toBe(ALLOWED)
+    expect(response.headers['access-control-allow-methods']).toBe('GET, HEAD, POST')
+    expect(response.headers['access-control-allow-headers']).toBe(
+      'content-type,idempotency-key,authorization',
+    )
+    expect(response.headers['access-control-max-age']).toBe('600')
+  })
+
+  it('exposes Link, Location, Retry-After and Idempotent-Replayed to the allowed origin', async () => {
+    const created = await server.app.inject({
+      method: 'POST',
+      url: '/task',
+      headers: { origin: ALLOWED, 'content-type': 'application/json' },
+      payload: { name: 'from a browser' },
+    })
+    expect(created.statusCode).toBe(201)
+    expect(created.headers['access-control-allow-origin']).toBe(ALLOWED)
+    expect(created.headers.vary).toMatch(/Origin/)
+    expect(created.headers['access-control-expose-headers']).toBe(
+      'Link, Location, Retry-After, Idempotent-Replayed',
+    )
+  })
+
+  it('gives an error response the CORS headers too, so a browser can read it', async () => {
+    const response = await server.app.inject({ url: '/tasks/0', headers: { origin: ALLOWED } })
+    expect(response.statusCode).toBe(400)
+    expect(response.headers['access-control-allow-origin']).toBe(ALLOWED)
+  })
+
+  it('grants nothing to an origin that is not listed', async () => {
+    const list = await server.app.inject({ url: '/tasks', headers: { origin: OTHER } })
+    expect(list.headers['access-control-allow-origin']).toBeUndefined()
+    const response = await preflight(server.app, '/task', OTHER)
+    expect(response.headers['access-control-allow-origin']).toBeUndefined()
+  })
+
+  it('still answers 404 for an unknown path, whatever the method', async () => {
+    for (const method of ['GET', 'POST', 'DELETE'] as const) {
+      const response = await server.app.inject({ method, url: '/nope' })
+      expect(response.statusCode).toBe(404)
+      expect(response.json()).toEqual({ code: 404, message: `No route matches ${method} /nope.` })
+      expect(response.headers.allow).toBeUndefined()
+    }
+  })
+
+  it('still answers 405 with the true Allow header on a known path', async () => {
+    const response = await server.app.inject({ method: 'DELETE', url: '/tasks' })
+    expect(response.statusCode).toBe(405)
+    expect(response.headers.allow).toBe('GET, HEAD')
+    const post = await server.app.inject({ method: 'PUT', url: '/task' })
+    expect(post.statusCode).toBe(405)
+    expect(post.headers.allow).toBe('POST')
+    const one = await server.app.inject({ method: 'POST', url: '/tasks/1' })
+    expect(one.statusCode).toBe(405)
+    expect(one.headers.allow).toBe('GET, HEAD')
+    // A wildcard route of its own (the docs' static files) still counts.
+    const docs = await server.app.inject({ method: 'POST', url: '/docs/static/index.css' })
+    expect(docs.statusCode).toBe(405)
+    expect(docs.headers.allow).toBe('GET, HEAD')
+  })
+
+  it('allows any origin with *', async () => {
+    const any = await open(['*'])
+    try {
+      const response = await preflight(any.app, '/tasks', OTHER, 'GET')
+      expect(response.statusCode).toBe(204)
+      expect(response.headers['access-control-allow-origin']).toBe('*')
+    } finally {
+      await any.close()
+    }
+  })
+})
