@@ -12,14 +12,15 @@ import {
   registerErrorHandling,
   sendError,
 } from './errors.js'
+import { type GuardOptions, registerGuards } from './guards.js'
 import { strictParams } from './strict-params.js'
 import { taskRoutes } from './tasks/routes.js'
 
 /** Request bodies above this many bytes get 413. */
 export const BODY_LIMIT = 64 * 1024
 
-/** What buildApp needs: an open database and logger options. */
-export interface AppOptions {
+/** What buildApp needs: an open database, logger options and the guards' settings. */
+export interface AppOptions extends GuardOptions {
   readonly database: Database
   readonly logger?: FastifyServerOptions['logger']
   /** Origins browsers may call from (CORS), or `['*']`; empty or omitted: CORS is off. */
@@ -31,6 +32,7 @@ export async function buildApp({
   database,
   logger = false,
   corsOrigins = [],
+  ...guards
 }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger,
@@ -40,7 +42,9 @@ export async function buildApp({
     // Our own 503 below answers requests that arrive while closing, in the Error shape.
     return503OnClosing: false,
     forceCloseConnections: 'idle',
+    // Slow clients: the whole request must arrive within 30 s, its headers within 10 s.
     requestTimeout: 30_000,
+    http: { headersTimeout: 10_000 },
     clientErrorHandler: (error, socket) => {
       const status = (error as { code?: string }).code === 'HPE_HEADER_OVERFLOW' ? 431 : 400
       if (socket.writable) socket.end(clientErrorResponse(status))
@@ -94,6 +98,7 @@ export async function buildApp({
   })
 
   registerErrorHandling(app, BODY_LIMIT)
+  await registerGuards(app, guards)
   strictParams(app)
 
   // Only JSON bodies: Fastify's text/plain parser goes, so any other type gets 415.

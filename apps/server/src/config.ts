@@ -1,5 +1,5 @@
 import { resolve } from 'node:path'
-import { parseArgs } from 'node:util'
+import { type ParseArgsConfig, parseArgs } from 'node:util'
 
 /** Where tasks are stored. */
 export type DatabaseConfig =
@@ -14,6 +14,12 @@ export interface Config {
   readonly logLevel: string
   /** Origins allowed to call the API from a browser (CORS); empty: CORS is off. */
   readonly corsOrigins: readonly string[]
+  /** Bearer token every API route requires; undefined: no authentication. */
+  readonly apiToken: string | undefined
+  /** Requests per minute per client address; 0: no rate limit. */
+  readonly rateLimitPerMinute: number
+  /** Event-loop delay (ms) above which requests are shed with 503; 0: never. */
+  readonly maxEventLoopDelayMs: number
 }
 
 export const DEFAULT_DATABASE_FILE = 'data/tasklane.db'
@@ -51,6 +57,30 @@ function parsePort(value: string): number {
   return port
 }
 
+function parseCount(name: string, value: string): number {
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) {
+    throw new ConfigError(`${name} "${value}" is not a whole number.`)
+  }
+  return Number(value)
+}
+
+function parseApiToken(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined
+  if (!/^[\x21-\x7E]+$/.test(value)) {
+    throw new ConfigError('API_TOKEN must be visible ASCII characters without spaces.')
+  }
+  return value
+}
+
+/** parseArgs, with its errors (unknown flag, missing value) as ConfigErrors. */
+function parseFlags<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
+  try {
+    return parseArgs(config)
+  } catch (error) {
+    throw new ConfigError((error as Error).message)
+  }
+}
+
 /**
  * `CORS_ORIGINS`: comma-separated origins (`https://app.example.com`), or `*` for any.
  * Each must be a bare origin: a browser sends no path, so one here could never match.
@@ -83,7 +113,7 @@ export function loadConfig(
   env: Record<string, string | undefined> = process.env,
   argv: string[] = process.argv.slice(2),
 ): Config {
-  const { values } = parseArgs({
+  const { values } = parseFlags({
     // `pnpm start -- --port 1` passes the `--` along; it separates nothing here.
     args: argv[0] === '--' ? argv.slice(1) : argv,
     options: {
@@ -92,6 +122,9 @@ export function loadConfig(
       'database-url': { type: 'string' },
       'log-level': { type: 'string' },
       'cors-origins': { type: 'string' },
+      'api-token': { type: 'string' },
+      'rate-limit': { type: 'string' },
+      'max-event-loop-delay-ms': { type: 'string' },
     },
     strict: true,
   })
@@ -106,5 +139,11 @@ export function loadConfig(
     database: parseDatabaseUrl(values['database-url'] ?? env.DATABASE_URL, env.INIT_CWD),
     logLevel,
     corsOrigins: parseCorsOrigins(values['cors-origins'] ?? env.CORS_ORIGINS),
+    apiToken: parseApiToken(values['api-token'] ?? env.API_TOKEN),
+    rateLimitPerMinute: parseCount('RATE_LIMIT', values['rate-limit'] ?? env.RATE_LIMIT ?? '0'),
+    maxEventLoopDelayMs: parseCount(
+      'MAX_EVENT_LOOP_DELAY_MS',
+      values['max-event-loop-delay-ms'] ?? env.MAX_EVENT_LOOP_DELAY_MS ?? '1000',
+    ),
   }
 }

@@ -12,6 +12,9 @@ async function main(): Promise<void> {
     database,
     logger: { level: config.logLevel },
     corsOrigins: config.corsOrigins,
+    apiToken: config.apiToken,
+    rateLimitPerMinute: config.rateLimitPerMinute,
+    maxEventLoopDelayMs: config.maxEventLoopDelayMs,
   })
   app.addHook('onClose', () => database.close())
   await app.listen({ port: config.port, host: config.host })

@@ -25,6 +25,15 @@ function openSqlite(filename: string): SQLite.Database {
   // FULL: a commit reaches the disk before the 201 is sent, so it survives power loss.
   sqlite.pragma('synchronous = FULL')
   sqlite.pragma('busy_timeout = 5000')
+  const journal = sqlite.pragma('journal_mode', { simple: true })
+  const synchronous = sqlite.pragma('synchronous', { simple: true })
+  // A 201 promises a durable commit: refuse to start if SQLite would not give one.
+  if ((filename !== ':memory:' && journal !== 'wal') || synchronous !== 2) {
+    sqlite.close()
+    throw new Error(
+      `SQLite did not accept WAL with synchronous=FULL (got journal_mode=${journal}, synchronous=${synchronous}).`,
+    )
+  }
   return sqlite
 }
 

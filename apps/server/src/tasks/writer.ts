@@ -72,7 +72,11 @@ async function apply(
  */
 export function createTaskWriter(
   database: Database,
-  { maxBatch = 512, now = Date.now }: { maxBatch?: number; now?: () => number } = {},
+  {
+    maxBatch = 512,
+    maxQueue = 10_000,
+    now = Date.now,
+  }: { maxBatch?: number; maxQueue?: number; now?: () => number } = {},
 ): TaskWriter {
   const queue: Pending[] = []
   const inFlight = new Set<string>()
@@ -100,6 +104,12 @@ export function createTaskWriter(
   return {
     async create(task, key) {
       if (closed) throw new HttpError(503, 'The server is shutting down; retry the request.')
+      if (queue.length >= maxQueue) {
+        // Bounded: past this, waiting longer helps nobody; the client retries later.
+        throw new HttpError(503, 'Too many creates are waiting; retry the request shortly.', {
+          'Retry-After': '1',
+        })
+      }
       if (key !== undefined && inFlight.has(key)) {
         throw new HttpError(
           409,
