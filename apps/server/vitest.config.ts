@@ -4,5 +4,7 @@ export default defineConfig({
   test: {
     name: 'server',
     include: ['test/**/*.test.ts'],
+    // Builds dist/main.js for the tests that run the server as a real process.
+    globalSetup: ['test/global-setup.ts'],
   },
 })
