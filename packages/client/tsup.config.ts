@@ -1,12 +1,13 @@
 import { defineConfig } from 'tsup'
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  // Two entry points: the default one stays free of TypeBox; `validate` brings it in.
+  entry: ['src/index.ts', 'src/validate.ts'],
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,
   sourcemap: true,
   target: 'es2022',
-  // Only types come from the contract; nothing of TypeBox reaches the bundle.
-  external: ['@tasklane/contract'],
+  // The contract and TypeBox are dependencies, installed beside the client, never bundled.
+  external: ['@tasklane/contract', '@sinclair/typebox'],
 })

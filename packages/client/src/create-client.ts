@@ -1,5 +1,25 @@
 import type { NewTask, routes, Task } from '@tasklane/contract'
-import { AbortError, ApiError, ConnectionError, TimeoutError } from './errors.js'
+import { AbortError, ApiError, ConnectionError, TimeoutError, ValidationError } from './errors.js'
+import { newIdempotencyKey } from './idempotency-key.js'
+import { nextAfter } from './link-header.js'
+import { type RetryOptions, retryDelay, retrySettings } from './retry.js'
+
+/** Where a response body fails the contract: a path such as `[3].name` and why. */
+export interface ValidationIssue {
+  /** Path into the body: `id`, `[3].name`; empty for the body itself. */
+  path: string
+  /** Why it fails, e.g. `must be an integer`. */
+  message: string
+}
+
+/**
+ * Checks a response body against a contract schema; returns undefined when it fits. The
+ * `@tasklane/client/validate` entry point exports one, `validateResponses`.
+ */
+export type ResponseValidator = (
+  schema: 'Task' | 'Task[]',
+  body: unknown,
+) => ValidationIssue | undefined
 
 /** How to reach the server and how every request is sent. */
 export interface ClientOptions {
@@ -9,18 +29,35 @@ export interface ClientOptions {
   fetch?: typeof globalThis.fetch
   /** Headers sent with every request. */
   headers?: Record<string, string>
-  /** Milliseconds to wait for a whole response before failing with TimeoutError; 0 waits forever. Default 30000. */
+  /** API token, sent as `Authorization: Bearer <token>`; a function is asked before every attempt. */
+  token?: string | (() => string | Promise<string>)
+  /** Milliseconds to wait for each attempt's whole response before a TimeoutError; 0 waits forever. Default 30000. */
   timeoutMs?: number
+  /** Retry settings, or `false` for none. Default: 2 retries, 500 ms doubling up to 8 s, with jitter. */
+  retry?: RetryOptions | false
+  /** Checks every response body, e.g. `validateResponses` from `@tasklane/client/validate`. */
+  validate?: ResponseValidator
 }
 
 /** Options of a single call. */
 export interface RequestOptions {
-  /** Aborts the call; it then rejects with AbortError. */
+  /** Aborts the call, also while it waits to retry; it then rejects with AbortError. */
   signal?: AbortSignal
-  /** Overrides the client's `timeoutMs` for this call. */
+  /** Overrides the client's `timeoutMs` for this call (per attempt). */
   timeoutMs?: number
   /** Extra headers for this call. */
   headers?: Record<string, string>
+  /** Overrides the client's `retry` for this call; `false` turns retrying off. */
+  retry?: RetryOptions | false
+}
+
+/** Options of `createTask`. */
+export interface CreateTaskOptions extends RequestOptions {
+  /**
+   * Idempotency-Key header. Without one, the client generates a fresh key per call when
+   * retries are on, so that a retried create can never make two tasks.
+   */
+  idempotencyKey?: string
 }
 
 /** Options of `listTasks`: keyset pagination and tag filter. */
@@ -31,26 +68,40 @@ export interface ListTasksOptions extends RequestOptions {
   tag?: string
 }
 
+/** Options of `tasks`: which tasks to walk through and how many to fetch per request. */
+export interface TasksOptions extends ListTasksOptions {
+  /** Tasks fetched per request (the `limit` of each page). Default 100. */
+  pageSize?: number
+}
+
 /** A typed tasklane client. */
 export interface TasklaneClient {
   /**
    * Lists tasks in ascending id order: at most `limit`, or all of them when omitted.
    * @example
    * const firstFive = await client.listTasks(5)
+   * const nextFive = await client.listTasks(5, { after: firstFive.at(-1)?.id })
    */
   listTasks(limit?: number, options?: ListTasksOptions): Promise<Task[]>
   /**
-   * Creates a task and returns it with its id.
+   * Creates a task and returns it with its id. Safe to retry: every attempt of one call
+   * carries the same Idempotency-Key.
    * @example
    * const task = await client.createTask({ name: 'Write docs', tag: 'docs' })
    */
-  createTask(task: NewTask, options?: RequestOptions): Promise<Task>
+  createTask(task: NewTask, options?: CreateTaskOptions): Promise<Task>
   /**
    * Reads one task; rejects with an ApiError of status 404 when it does not exist.
    * @example
    * const task = await client.getTask(1)
    */
   getTask(id: number, options?: RequestOptions): Promise<Task>
+  /**
+   * Every matching task in ascending id order, fetched a page at a time as the loop goes on.
+   * @example
+   * for await (const task of client.tasks({ tag: 'docs', pageSize: 50 })) console.log(task.name)
+   */
+  tasks(options?: TasksOptions): AsyncGenerator<Task, void, undefined>
 }
 
 // The paths are checked against the contract: if a route moves, this stops compiling.
@@ -59,6 +110,7 @@ const CREATE_PATH: (typeof routes)['createTask']['path'] = '/task'
 const GET_PATH: (typeof routes)['getTask']['path'] = '/tasks/{id}'
 
 const DEFAULT_TIMEOUT_MS = 30_000
+const DEFAULT_PAGE_SIZE = 100
 
 /** Everything one HTTP call needs. */
 interface Call {
@@ -66,7 +118,8 @@ interface Call {
   path: string
   query?: Record<string, string | number | undefined>
   body?: unknown
-  options: RequestOptions | undefined
+  schema: 'Task' | 'Task[]'
+  options: CreateTaskOptions | undefined
 }
 
 function queryString(query: Call['query']): string {
@@ -101,6 +154,22 @@ async function readError(response: Response, method: string, url: string): Promi
   )
 }
 
+/** Resolves after `ms`, or rejects with the abort error as soon as `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal | undefined, abort: () => Error): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer)
+      reject(abort())
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort)
+      resolve()
+    }, ms)
+    if (signal?.aborted) onAbort()
+    else signal?.addEventListener('abort', onAbort, { once: true })
+  })
+}
+
 /**
  * Creates a client for a tasklane server. Works wherever `fetch` does: Node 20+, browsers,
  * Deno, Bun and edge runtimes.
@@ -115,10 +184,11 @@ export function createClient(options: ClientOptions): TasklaneClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '')
   const defaultTimeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
 
-  async function request<T>({ method, path, query, body, options: call }: Call): Promise<T> {
+  /** One attempt: a response with a 2xx status and a parsed body, or a thrown TasklaneError. */
+  async function attempt(call: Call, url: string, headers: Record<string, string>) {
     const fetch = options.fetch ?? globalThis.fetch
-    const url = baseUrl + path + queryString(query)
-    const timeoutMs = call?.timeoutMs ?? defaultTimeout
+    const { method, body, options: opts } = call
+    const timeoutMs = opts?.timeoutMs ?? defaultTimeout
     const controller = new AbortController()
     const timer =
       timeoutMs > 0
@@ -134,21 +204,14 @@ export function createClient(options: ClientOptions): TasklaneClient {
             timeoutMs,
           )
         : undefined
-    const userSignal = call?.signal
-    const onAbort = () =>
-      controller.abort(
-        new AbortError(`Request aborted: ${method} ${url}`, method, url, {
-          cause: userSignal?.reason,
-        }),
-      )
+    const userSignal = opts?.signal
+    const onAbort = () => controller.abort(abortError(method, url, userSignal))
     if (userSignal?.aborted) onAbort()
     userSignal?.addEventListener('abort', onAbort, { once: true })
-    const headers: Record<string, string> = {
-      accept: 'application/json',
-      ...options.headers,
-      ...call?.headers,
+    if (options.token !== undefined) {
+      const token = typeof options.token === 'function' ? await options.token() : options.token
+      headers = { ...headers, authorization: `Bearer ${token}` }
     }
-    if (body !== undefined) headers['content-type'] = 'application/json'
     try {
       let response: Response
       try {
@@ -167,7 +230,7 @@ export function createClient(options: ClientOptions): TasklaneClient {
       }
       if (!response.ok) throw await readError(response, method, url)
       try {
-        return (await response.json()) as T
+        return { response, data: (await response.json()) as unknown }
       } catch (error) {
         if (controller.signal.aborted) throw controller.signal.reason
         throw new ConnectionError(
@@ -183,21 +246,100 @@ export function createClient(options: ClientOptions): TasklaneClient {
     }
   }
 
-  return {
-    listTasks: (limit, call) =>
-      request<Task[]>({
-        method: 'GET',
-        path: LIST_PATH,
-        query: { limit, after: call?.after, tag: call?.tag },
-        options: call,
-      }),
-    createTask: (task, call) =>
-      request<Task>({ method: 'POST', path: CREATE_PATH, body: task, options: call }),
-    getTask: (id, call) =>
-      request<Task>({
-        method: 'GET',
-        path: GET_PATH.replace('{id}', encodeURIComponent(String(id))),
-        options: call,
-      }),
+  /** Sends a call, retrying what is safe to retry, and checks the body when asked to. */
+  async function send<T>(call: Call): Promise<{ data: T; response: Response }> {
+    const { method, options: opts } = call
+    const url = baseUrl + call.path + queryString(call.query)
+    const settings = retrySettings(options.retry, opts?.retry)
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      ...options.headers,
+      ...opts?.headers,
+    }
+    if (call.body !== undefined) headers['content-type'] = 'application/json'
+    const key =
+      opts?.idempotencyKey ??
+      (method === 'POST' && settings.maxRetries > 0 ? newIdempotencyKey() : undefined)
+    if (key !== undefined) headers['idempotency-key'] = key
+    // A GET is always safe to repeat; a create only when the server can recognise the repeat.
+    const safe = method === 'GET' || key !== undefined
+    for (let retry = 0; ; retry++) {
+      try {
+        const { response, data } = await attempt(call, url, headers)
+        const issue = options.validate?.(call.schema, data)
+        if (issue) {
+          throw new ValidationError(
+            `The response to ${method} ${url} does not match the contract: ${issue.path || 'the body'} ${issue.message}.`,
+            method,
+            url,
+            issue.path,
+            data,
+          )
+        }
+        return { data: data as T, response }
+      } catch (error) {
+        const delay = retryDelay(error, retry, settings, safe, key !== undefined)
+        if (delay === undefined) throw error
+        await sleep(delay, opts?.signal, () => abortError(method, url, opts?.signal))
+      }
+    }
   }
+
+  const listTasks = (limit?: number, call?: ListTasksOptions) =>
+    send<Task[]>({
+      method: 'GET',
+      path: LIST_PATH,
+      query: { limit, after: call?.after, tag: call?.tag },
+      schema: 'Task[]',
+      options: call,
+    })
+
+  return {
+    listTasks: async (limit, call) => (await listTasks(limit, call)).data,
+    createTask: async (task, call) =>
+      (
+        await send<Task>({
+          method: 'POST',
+          path: CREATE_PATH,
+          body: task,
+          schema: 'Task',
+          options: call,
+        })
+      ).data,
+    getTask: async (id, call) =>
+      (
+        await send<Task>({
+          method: 'GET',
+          path: GET_PATH.replace('{id}', encodeURIComponent(String(id))),
+          schema: 'Task',
+          options: call,
+        })
+      ).data,
+    async *tasks(call = {}) {
+      const pageSize = call.pageSize ?? DEFAULT_PAGE_SIZE
+      if (!Number.isInteger(pageSize) || pageSize < 1) {
+        throw new RangeError(`pageSize must be a positive integer, got ${pageSize}.`)
+      }
+      let after = call.after
+      let linkSeen = false
+      for (;;) {
+        const { data, response } = await listTasks(pageSize, { ...call, after })
+        yield* data
+        const next = nextAfter(response.headers.get('link'))
+        linkSeen ||= next !== undefined
+        // No Link on a full page: either the end, or a Link the browser may not read (CORS
+        // without Access-Control-Expose-Headers). Until a Link has been seen, ask once more.
+        const last = data.at(-1)
+        if (next !== undefined) after = next
+        else if (!linkSeen && last !== undefined && data.length >= pageSize) after = last.id
+        else return
+      }
+    },
+  }
+}
+
+function abortError(method: string, url: string, signal: AbortSignal | undefined): AbortError {
+  return new AbortError(`Request aborted: ${method} ${url}`, method, url, {
+    cause: signal?.reason,
+  })
 }

@@ -56,6 +56,23 @@ export class AbortError extends TasklaneError {
   override name = 'AbortError'
 }
 
+/** A response did not match the contract (only with the `validate` option). */
+export class ValidationError extends TasklaneError {
+  override name = 'ValidationError'
+
+  constructor(
+    message: string,
+    method: string,
+    url: string,
+    /** Where in the body the first mismatch is, e.g. `[3].name`; empty for the body itself. */
+    readonly path: string,
+    /** The parsed response body that failed the check. */
+    readonly body: unknown,
+  ) {
+    super(message, method, url)
+  }
+}
+
 /** True for any error thrown by this client, even one from another realm or bundle copy. */
 export function isTasklaneError(error: unknown): error is TasklaneError {
   return (

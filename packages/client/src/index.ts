@@ -1,10 +1,14 @@
 export type { ErrorBody, NewTask, Task } from '@tasklane/contract'
 export {
   type ClientOptions,
+  type CreateTaskOptions,
   createClient,
   type ListTasksOptions,
   type RequestOptions,
+  type ResponseValidator,
   type TasklaneClient,
+  type TasksOptions,
+  type ValidationIssue,
 } from './create-client.js'
 export {
   AbortError,
@@ -14,4 +18,6 @@ export {
   isTasklaneError,
   TasklaneError,
   TimeoutError,
+  ValidationError,
 } from './errors.js'
+export { DEFAULT_RETRY, type RetryOptions } from './retry.js'

@@ -1,17 +1,43 @@
 import { describe, expect, it } from 'vitest'
-import { ApiError, createClient } from '../src/index.js'
+import {
+  AbortError,
+  ApiError,
+  ConnectionError,
+  createClient,
+  isApiError,
+  type Task,
+  ValidationError,
+} from '../src/index.js'
+import { validateResponses } from '../src/validate.js'
 
-function recordingFetch(response: () => Response) {
-  const calls: { url: string; init: RequestInit | undefined }[] = []
+interface Recorded {
+  url: string
+  init: RequestInit | undefined
+  headers: Record<string, string>
+}
+
+/** A fetch that answers from `respond` (one call after another) and records every request. */
+function recordingFetch(respond: (call: number, url: string) => Response | Promise<Response>) {
+  const calls: Recorded[] = []
   const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-    calls.push({ url: String(input), init })
-    return response()
+    const url = String(input)
+    calls.push({ url, init, headers: { ...(init?.headers as Record<string, string>) } })
+    return respond(calls.length - 1, url)
   }
   return { calls, fetch }
 }
 
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
+const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  })
+
+const error = (status: number, headers: Record<string, string> = {}) =>
+  json({ code: status, message: `Status ${status}.` }, status, headers)
+
+/** Retries without waiting long, so that the tests stay fast. */
+const fast = { initialDelayMs: 1, maxDelayMs: 5 }
 
 describe('createClient', () => {
   it('builds the list URL from limit, after and tag', async () => {
@@ -41,7 +67,7 @@ describe('createClient', () => {
 
   it('describes a non-JSON error response by status, method and URL', async () => {
     const { fetch } = recordingFetch(() => new Response('bad gateway', { status: 502 }))
-    const client = createClient({ baseUrl: 'http://h', fetch })
+    const client = createClient({ baseUrl: 'http://h', fetch, retry: false })
     const error = await client.getTask(3).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ApiError)
     expect(error).toMatchObject({
@@ -50,5 +76,320 @@ describe('createClient', () => {
       body: 'bad gateway',
       message: 'Request failed with status 502: GET http://h/tasks/3',
     })
+  })
+})
+
+describe('token', () => {
+  it('sends a static token as a Bearer Authorization header', async () => {
+    const { calls, fetch } = recordingFetch(() => json([]))
+    await createClient({ baseUrl: 'http://h', fetch, token: 's3cret' }).listTasks()
+    expect(calls[0]?.headers.authorization).toBe('Bearer s3cret')
+  })
+
+  it('asks a token function before every attempt', async () => {
+    const { calls, fetch } = recordingFetch((call) => (call === 0 ? error(503) : json([])))
+    let issued = 0
+    const client = createClient({
+      baseUrl: 'http://h',
+      fetch,
+      retry: fast,
+      token: async () => `t${++issued}`,
+    })
+    await client.listTasks()
+    expect(calls.map((c) => c.headers.authorization)).toEqual(['Bearer t1', 'Bearer t2'])
+  })
+
+  it('sends no Authorization header without a token', async () => {
+    const { calls, fetch } = recordingFetch(() => json([]))
+    await createClient({ baseUrl: 'http://h', fetch }).listTasks()
+    expect(calls[0]?.headers).not.toHaveProperty('authorization')
+  })
+})
+
+describe('retries', () => {
+  it.each([408, 429, 500, 502, 503, 504])(
+    'retries a GET that got %i, then succeeds',
+    async (status) => {
+      const { calls, fetch } = recordingFetch((call) => (call < 2 ? error(status) : json([])))
+      const client = createClient({ baseUrl: 'http://h', fetch, retry: fast })
+      expect(await client.listTasks()).toEqual([])
+      expect(calls).toHaveLength(3)
+    },
+  )
+
+  it('retries a network failure and gives up after maxRetries with the last error', async () => {
+    let attempts = 0
+    const fetch = async () => {
+      attempts++
+      throw new TypeError('fetch failed')
+    }
+    const client = createClient({ baseUrl: 'http://h', fetch, retry: { ...fast, maxRetries: 3 } })
+    await expect(client.getTask(1)).rejects.toBeInstanceOf(ConnectionError)
+    expect(attempts).toBe(4)
+  })
+
+  it('stops after maxRetries and throws the last ApiError', async () => {
+    const { calls, fetch } = recordingFetch(() => error(503))
+    const client = createClient({ baseUrl: 'http://h', fetch, retry: fast })
+    await expect(client.listTasks()).rejects.toMatchObject({ status: 503 })
+    expect(calls).toHaveLength(3)
+  })
+
+  it.each([400, 401, 404, 409, 413, 422, 501])('does not retry a %i', async (status) => {
+    const { calls, fetch } = recordingFetch(() => error(status))
+    const client = createClient({ baseUrl: 'http://h', fetch, retry: fast })
+    await expect(client.getTask(1)).rejects.toMatchObject({ status })
+    expect(calls).toHaveLength(1)
+  })
+
+  it('can be switched off for the client and back on for one call', async () => {
+    const { calls, fetch } = recordingFetch((call) => (call < 2 ? error(503) : json([])))
+    const client = createClient({ baseUrl: 'http://h', fetch, retry: false })
+    await expect(client.listTasks()).rejects.toMatchObject({ status: 503 })
+    expect(calls).toHaveLength(1)
+    expect(await client.listTasks(undefined, { retry: fast })).toEqual([])
+    expect(calls).toHaveLength(3)
+  })
+
+  it('can be switched off for one call', async () => {
+    const { calls, fetch } = recordingFetch(() => error(503))
+    const client = createClient({ baseUrl: 'http://h', fetch, retry: fast })
+    await expect(client.listTasks(undefined, { retry: false })).rejects.toMatchObject({
+      status: 503,
+    })
+    expect(calls).toHaveLength(1)
+  })
+
+  it('waits as long as Retry-After says', async () => {
+    const { calls, fetch } = recordingFetch((call) =>
+      call === 0 ? error(429, { 'retry-after': '1' }) : json([]),
+    )
+    const client = createClient({ baseUrl: 'http://h', fetch, retry: fast })
+    const started = performance.now()
+    await client.listTasks()
+    expect(performance.now() - started).toBeGreaterThanOrEqual(950)
+    expect(calls).toHaveLength(2)
+  })
+
+  it('fails at once when Retry-After is longer than maxRetryAfterMs', async () => {
+    const { calls, fetch } = recordingFetch(() => error(503, { 'retry-after': '3600' }))
+    const client = createClient({ baseUrl: 'http://h', fetch, retry: fast })
+    const started = performance.now()
+    await expect(client.listTasks()).rejects.toMatchObject({ status: 503 })
+    expect(calls).toHaveLength(1)
+    expect(performance.now() - started).toBeLessThan(500)
+  })
+
+  it('backs off exponentially between attempts', async () => {
+    const times: number[] = []
+    const { fetch } = recordingFetch(() => {
+      times.push(performance.now())
+      return error(500)
+    })
+    const client = createClient({
+      baseUrl: 'http://h',
+      fetch,
+      retry: { maxRetries: 2, initialDelayMs: 100, maxDelayMs: 1000 },
+    })
+    await expect(client.listTasks()).rejects.toMatchObject({ status: 500 })
+    const [a = 0, b = 0, c = 0] = times
+    // Jitter keeps each wait within 50–100% of 100 ms, then of 200 ms.
+    expect(b - a).toBeGreaterThanOrEqual(45)
+    expect(b - a).toBeLessThan(180)
+    expect(c - b).toBeGreaterThanOrEqual(95)
+  })
+
+  it('rejects with AbortError when aborted while waiting to retry', async () => {
+    const { calls, fetch } = recordingFetch(() => error(503))
+    const client = createClient({ baseUrl: 'http://h', fetch, retry: { initialDelayMs: 10_000 } })
+    const controller = new AbortController()
+    const pending = client.listTasks(undefined, { signal: controller.signal })
+    setTimeout(() => controller.abort(), 20)
+    const started = performance.now()
+    await expect(pending).rejects.toBeInstanceOf(AbortError)
+    expect(performance.now() - started).toBeLessThan(1000)
+    expect(calls).toHaveLength(1)
+  })
+})
+
+describe('createTask and Idempotency-Key', () => {
+  it('retries a create with the same generated key on every attempt', async () => {
+    const { calls, fetch } = recordingFetch((call) =>
+      call < 2 ? error(503) : json({ id: 7, name: 'x' }, 201),
+    )
+    const client = createClient({ baseUrl: 'http://h', fetch, retry: fast })
+    expect(await client.createTask({ name: 'x' })).toEqual({ id: 7, name: 'x' })
+    const keys = calls.map((c) => c.headers['idempotency-key'])
+    expect(keys).toHaveLength(3)
+    expect(keys[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+    expect(new Set(keys).size).toBe(1)
+  })
+
+  it('generates a new key for each call', async () => {
+    const { calls, fetch } = recordingFetch(() => json({ id: 1, name: 'x' }, 201))
+    const client = createClient({ baseUrl: 'http://h', fetch })
+    await client.createTask({ name: 'x' })
+    await client.createTask({ name: 'x' })
+    const [first, second] = calls.map((c) => c.headers['idempotency-key'])
+    expect(first).toBeTypeOf('string')
+    expect(first).not.toBe(second)
+  })
+
+  it("uses the caller's key, and retries 409 (the first attempt still in flight)", async () => {
+    const { calls, fetch } = recordingFetch((call) =>
+      call === 0 ? error(409) : json({ id: 1, name: 'x' }, 201),
+    )
+    const client = createClient({ baseUrl: 'http://h', fetch, retry: fast })
+    await client.createTask({ name: 'x' }, { idempotencyKey: 'order-42' })
+    expect(calls.map((c) => c.headers['idempotency-key'])).toEqual(['order-42', 'order-42'])
+  })
+
+  it('neither sends a key nor retries when retries are off', async () => {
+    const { calls, fetch } = recordingFetch(() => error(503))
+    const client = createClient({ baseUrl: 'http://h', fetch, retry: false })
+    await expect(client.createTask({ name: 'x' })).rejects.toMatchObject({ status: 503 })
+    expect(calls).toHaveLength(1)
+    expect(calls[0]?.headers).not.toHaveProperty('idempotency-key')
+  })
+
+  it('does not retry a 409 of a GET, which has no key', async () => {
+    const { calls, fetch } = recordingFetch(() => error(409))
+    const client = createClient({ baseUrl: 'http://h', fetch, retry: fast })
+    await expect(client.listTasks()).rejects.toMatchObject({ status: 409 })
+    expect(calls).toHaveLength(1)
+  })
+})
+
+describe('tasks() pagination', () => {
+  const all: Task[] = Array.from({ length: 7 }, (_, i) => ({ id: i + 1, name: `t${i + 1}` }))
+
+  /** Pages of `all` like the server: a Link to the next page when a full page has more. */
+  function pagingFetch({ link = true } = {}) {
+    return recordingFetch((_call, url) => {
+      const query = new URL(url).searchParams
+      const limit = Number(query.get('limit'))
+      const after = Number(query.get('after') ?? 0)
+      const page = all.filter((t) => t.id > after).slice(0, limit)
+      const last = page.at(-1)
+      const more = last !== undefined && all.some((t) => t.id > last.id) && page.length === limit
+      const headers: Record<string, string> =
+        link && more ? { link: `</tasks?limit=${limit}&after=${last.id}>; rel="next"` } : {}
+      return json(page, 200, headers)
+    })
+  }
+
+  it('walks every page following the Link header', async () => {
+    const { calls, fetch } = pagingFetch()
+    const client = createClient({ baseUrl: 'http://h/api', fetch })
+    const seen: Task[] = []
+    for await (const task of client.tasks({ pageSize: 3, tag: 'x' })) seen.push(task)
+    expect(seen).toEqual(all)
+    expect(calls.map((c) => c.url)).toEqual([
+      'http://h/api/tasks?limit=3&tag=x',
+      'http://h/api/tasks?limit=3&after=3&tag=x',
+      'http://h/api/tasks?limit=3&after=6&tag=x',
+    ])
+  })
+
+  it('ends at a full page without a Link once Links have been seen', async () => {
+    const { calls, fetch } = pagingFetch()
+    const client = createClient({ baseUrl: 'http://h', fetch })
+    const seen: number[] = []
+    for await (const task of client.tasks({ pageSize: 1 })) seen.push(task.id)
+    expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7])
+    expect(calls).toHaveLength(7)
+  })
+
+  it('checks once more after a full first page without a Link', async () => {
+    const { calls, fetch } = pagingFetch()
+    const client = createClient({ baseUrl: 'http://h', fetch })
+    const seen: number[] = []
+    for await (const task of client.tasks({ pageSize: 7 })) seen.push(task.id)
+    expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7])
+    expect(calls.map((c) => new URL(c.url).searchParams.get('after'))).toEqual([null, '7'])
+  })
+
+  it('still walks every page when the Link header is hidden (CORS without exposure)', async () => {
+    const { calls, fetch } = pagingFetch({ link: false })
+    const client = createClient({ baseUrl: 'http://h', fetch })
+    const seen: number[] = []
+    for await (const task of client.tasks({ pageSize: 2, after: 1 })) seen.push(task.id)
+    expect(seen).toEqual([2, 3, 4, 5, 6, 7])
+    // Every page is full, so only an empty page can end the walk.
+    expect(calls.map((c) => new URL(c.url).searchParams.get('after'))).toEqual(['1', '3', '5', '7'])
+  })
+
+  it('fetches lazily: breaking out of the loop stops requesting', async () => {
+    const { calls, fetch } = pagingFetch()
+    const client = createClient({ baseUrl: 'http://h', fetch })
+    for await (const task of client.tasks({ pageSize: 2 })) if (task.id === 2) break
+    expect(calls).toHaveLength(1)
+  })
+
+  it('rejects a page size that is not a positive integer', async () => {
+    const client = createClient({ baseUrl: 'http://h', fetch: pagingFetch().fetch })
+    await expect(client.tasks({ pageSize: 0 }).next()).rejects.toBeInstanceOf(RangeError)
+    await expect(client.tasks({ pageSize: 1.5 }).next()).rejects.toThrow(/pageSize/)
+  })
+})
+
+describe('validate option', () => {
+  it('accepts well-formed tasks, including 200 emoji names and large ids', async () => {
+    const tasks = [
+      { id: 1, name: '😀'.repeat(200), tag: '🏷️'.repeat(21) },
+      { id: Number.MAX_SAFE_INTEGER, name: '任务 مهمة\nnext line' },
+    ]
+    const { fetch } = recordingFetch(() => json(tasks))
+    const client = createClient({ baseUrl: 'http://h', fetch, validate: validateResponses })
+    expect(await client.listTasks()).toEqual(tasks)
+  })
+
+  it.each([
+    [
+      [
+        { id: 1, name: 'a' },
+        { id: '2', name: 'b' },
+      ],
+      '[1].id',
+      'must be an integer',
+    ],
+    [[{ id: 1 }], '[0].name', 'is missing'],
+    [[{ id: 1, name: 'a', done: true }], '[0].done', 'is not a property the contract allows'],
+    [[{ id: 1, name: 'a', tag: null }], '[0].tag', 'must be a string'],
+    [[{ id: 1, name: '😀'.repeat(201) }], '[0].name', 'must be at most 200 characters long'],
+    [[{ id: 1, name: '   ' }], '[0].name', 'must contain a non-whitespace character'],
+    [[{ id: 1, name: 'a\uD800' }], '[0].name', 'must not contain an unpaired surrogate'],
+    [[{ id: 0, name: 'a' }], '[0].id', 'must be at least 1'],
+    [{ id: 1, name: 'a' }, '', 'must be an array'],
+  ])('rejects a malformed list naming the field (%j)', async (body, path, why) => {
+    const { calls, fetch } = recordingFetch(() => json(body))
+    const client = createClient({
+      baseUrl: 'http://h',
+      fetch,
+      validate: validateResponses,
+      retry: fast,
+    })
+    const error = await client.listTasks().catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ValidationError)
+    expect(error).toMatchObject({ path, body, method: 'GET', url: 'http://h/tasks' })
+    expect((error as Error).message).toBe(
+      `The response to GET http://h/tasks does not match the contract: ${path || 'the body'} ${why}.`,
+    )
+    // Malformed data is not a transient failure: it is not retried.
+    expect(calls).toHaveLength(1)
+  })
+
+  it('checks a single task of createTask and getTask', async () => {
+    const { fetch } = recordingFetch(() => json({ id: 1, name: 5 }, 201))
+    const client = createClient({ baseUrl: 'http://h', fetch, validate: validateResponses })
+    await expect(client.createTask({ name: 'x' })).rejects.toMatchObject({ path: 'name' })
+    await expect(client.getTask(1)).rejects.toMatchObject({ path: 'name' })
+  })
+
+  it('lets anything through without the option', async () => {
+    const { fetch } = recordingFetch(() => json({ id: '1' }))
+    const client = createClient({ baseUrl: 'http://h', fetch })
+    expect(await client.getTask(1)).toEqual({ id: '1' })
+    expect(isApiError(new ValidationError('m', 'GET', 'u', '', null))).toBe(false)
   })
 })

@@ -1,0 +1,71 @@
+import { ApiError, ConnectionError, TimeoutError } from './errors.js'
+
+/** How failed attempts are retried: exponential backoff with jitter, honouring `Retry-After`. */
+export interface RetryOptions {
+  /** Attempts after the first one; `0` turns retrying off. Default 2. */
+  maxRetries?: number
+  /** Delay before the first retry; it doubles for each further one, with jitter. Default 500 ms. */
+  initialDelayMs?: number
+  /** Longest delay between two attempts. Default 8000 ms. */
+  maxDelayMs?: number
+  /** Longest `Retry-After` the client waits for; a longer one ends the call at once. Default 60000 ms. */
+  maxRetryAfterMs?: number
+}
+
+/** The retry settings in force when none are given. */
+export const DEFAULT_RETRY: Required<RetryOptions> = {
+  maxRetries: 2,
+  initialDelayMs: 500,
+  maxDelayMs: 8_000,
+  maxRetryAfterMs: 60_000,
+}
+
+/** Client-wide and per-call settings merged; `false` at either level (per call wins) is off. */
+export function retrySettings(
+  client: RetryOptions | false | undefined,
+  call: RetryOptions | false | undefined,
+): Required<RetryOptions> {
+  const setting = call ?? client
+  if (setting === false) return { ...DEFAULT_RETRY, maxRetries: 0 }
+  return { ...DEFAULT_RETRY, ...(client || undefined), ...setting }
+}
+
+/** `Retry-After` in milliseconds (delta-seconds or an HTTP date), or undefined. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
+  if (header === null || header.trim() === '') return undefined
+  const seconds = Number(header)
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000)
+  const date = Date.parse(header)
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now)
+}
+
+/**
+ * How long to wait before attempt `retry` (0-based), or undefined when `error` must not be
+ * retried. `safe`: the request may run twice without harm (a GET, or a POST with an
+ * Idempotency-Key, whose 409 "still in flight" is then worth waiting out).
+ */
+export function retryDelay(
+  error: unknown,
+  retry: number,
+  settings: Required<RetryOptions>,
+  safe: boolean,
+  idempotent: boolean,
+): number | undefined {
+  if (!safe || retry >= settings.maxRetries) return undefined
+  if (error instanceof ApiError) {
+    const { status } = error
+    const transient =
+      status === 408 ||
+      status === 429 ||
+      (status === 409 && idempotent) ||
+      (status >= 500 && status !== 501 && status !== 505)
+    if (!transient) return undefined
+    const after = retryAfterMs(error.response.headers.get('retry-after'))
+    if (after !== undefined) return after <= settings.maxRetryAfterMs ? after : undefined
+  } else if (!(error instanceof ConnectionError || error instanceof TimeoutError)) {
+    return undefined
+  }
+  const backoff = Math.min(settings.maxDelayMs, settings.initialDelayMs * 2 ** retry)
+  // Jitter spreads the retries of many clients that failed together: 50–100% of the backoff.
+  return backoff * (0.5 + Math.random() / 2)
+}

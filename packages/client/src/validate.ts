@@ -1,0 +1,111 @@
+import { type TSchema, Type } from '@sinclair/typebox'
+import { Value, type ValueError, ValueErrorType } from '@sinclair/typebox/value'
+import { NewTask, Task } from '@tasklane/contract'
+import type { ResponseValidator, ValidationIssue } from './create-client.js'
+
+export type { ResponseValidator, ValidationIssue } from './create-client.js'
+
+const TaskList = Type.Array(Task)
+
+// A lone surrogate: a high one not followed by a low one, or a low one not preceded by a high one.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+
+/** `/3/name` → `[3].name`: how a JavaScript reader would reach the value. */
+function fieldPath(pointer: string): string {
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'))
+    .reduce(
+      (path, key) => (/^\d+$/.test(key) ? `${path}[${key}]` : path === '' ? key : `${path}.${key}`),
+      '',
+    )
+}
+
+function describe(error: ValueError): string {
+  const { schema, value } = error
+  const max = (schema as { maxLength?: number }).maxLength
+  switch (error.type) {
+    case ValueErrorType.ObjectRequiredProperty:
+      return 'is missing'
+    case ValueErrorType.ObjectAdditionalProperties:
+      return 'is not a property the contract allows'
+    case ValueErrorType.Integer:
+      return 'must be an integer'
+    case ValueErrorType.String:
+      return 'must be a string'
+    case ValueErrorType.Object:
+      return 'must be an object'
+    case ValueErrorType.Array:
+      return 'must be an array'
+    case ValueErrorType.StringMinLength:
+      return `must be at least ${(schema as { minLength?: number }).minLength} character(s) long`
+    case ValueErrorType.StringMaxLength:
+      return `must be at most ${max} characters long`
+    case ValueErrorType.IntegerMinimum:
+      return `must be at least ${(schema as { minimum?: number }).minimum}`
+    case ValueErrorType.IntegerMaximum:
+      return `must be at most ${(schema as { maximum?: number }).maximum}`
+    case ValueErrorType.StringPattern:
+      if (typeof value === 'string') {
+        if (value.includes('\u0000')) return 'must not contain U+0000'
+        if (LONE_SURROGATE.test(value)) return 'must not contain an unpaired surrogate'
+        if (!/\S/.test(value)) return 'must contain a non-whitespace character'
+        if (max !== undefined && [...value].length > max) {
+          return `must be at most ${max} characters long`
+        }
+      }
+      return 'has an invalid format'
+    default:
+      return error.message.replace(/^Expected /, 'must be ').replace(/\.$/, '')
+  }
+}
+
+/**
+ * The first place `value` departs from `schema`, or undefined when it fits. `maxLength` is
+ * counted in code points, as JSON Schema means it (TypeBox counts UTF-16 units, so 200 emoji
+ * would look like 400 characters); the contract's patterns bound the code points themselves.
+ */
+function firstIssue(schema: TSchema, value: unknown): ValidationIssue | undefined {
+  for (const error of Value.Errors(schema, value)) {
+    if (
+      error.type === ValueErrorType.StringMaxLength &&
+      typeof error.value === 'string' &&
+      [...error.value].length <= Number(error.schema.maxLength)
+    ) {
+      continue
+    }
+    return { path: fieldPath(error.path), message: describe(error) }
+  }
+  return undefined
+}
+
+/**
+ * Checks a value against the contract's Task schema.
+ * @example
+ * validateTask({ id: 0, name: 'Write docs' }) // { path: 'id', message: 'must be at least 1' }
+ */
+export function validateTask(value: unknown): ValidationIssue | undefined {
+  return firstIssue(Task, value)
+}
+
+/**
+ * Checks a value against the contract's NewTask schema, e.g. a form's input before sending it.
+ * @example
+ * validateNewTask({ name: 'Write docs', done: true }) // { path: 'done', message: 'is not a property the contract allows' }
+ */
+export function validateNewTask(value: unknown): ValidationIssue | undefined {
+  return firstIssue(NewTask, value)
+}
+
+/**
+ * Checks every response body against the contract; pass it as the client's `validate`
+ * option. A mismatch rejects the call with a ValidationError naming the field.
+ * @example
+ * import { createClient } from '@tasklane/client'
+ * import { validateResponses } from '@tasklane/client/validate'
+ *
+ * const client = createClient({ baseUrl: 'http://127.0.0.1:3000', validate: validateResponses })
+ */
+export const validateResponses: ResponseValidator = (schema, body) =>
+  firstIssue(schema === 'Task' ? Task : TaskList, body)
