@@ -4,6 +4,7 @@ import { type RouteDefinition, routes, type Task } from '@tasklane/contract'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { Database } from '../db/database.js'
 import { HttpError } from '../errors.js'
+import { type CachedPage, PageCache } from './page-cache.js'
 import {
   findTask,
   type ListFilter,
@@ -28,6 +29,11 @@ function nextLink(limit: number, lastId: number, tag: string | undefined): strin
   return `</tasks?limit=${limit}&after=${lastId}${tagParam}>; rel="next"`
 }
 
+/** Sends a serialized page as is; its body went through the route's schema once. */
+function sendPage(reply: FastifyReply, page: CachedPage): FastifyReply {
+  return reply.header('Link', page.link).type('application/json; charset=utf-8').send(page.body)
+}
+
 /** `[`, the tasks separated by commas, `]`, written as the chunks arrive. */
 async function* jsonArray(chunks: AsyncIterable<Task[]>): AsyncGenerator<string> {
   let separator = '['
@@ -47,6 +53,7 @@ export async function taskRoutes(app: FastifyInstance, { database }: { database:
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
   const { db } = database
   const writer = createTaskWriter(database)
+  const pages = new PageCache()
 
   const purge = () =>
     purgeIdempotencyKeys(db, Date.now() - IDEMPOTENCY_TTL_MS).catch((error: unknown) =>
@@ -66,12 +73,16 @@ export async function taskRoutes(app: FastifyInstance, { database }: { database:
       const filter: ListFilter = { after, tag }
       if (limit === 0) return []
       if (limit !== undefined && limit <= BUFFERED_PAGE_MAX) {
+        const key = PageCache.key(limit, after, tag)
+        const cached = pages.get(key)
+        if (cached) return sendPage(reply, cached)
         const tasks = await listTasks(db, filter, limit + 1)
-        if (tasks.length > limit) {
-          tasks.length = limit
-          reply.header('Link', nextLink(limit, (tasks.at(-1) as Task).id, tag))
-        }
-        return tasks
+        if (tasks.length <= limit) return tasks // The last page: it may still grow.
+        tasks.length = limit
+        const last = (tasks.at(-1) as Task).id
+        const page = { body: reply.serialize(tasks) as string, link: nextLink(limit, last, tag) }
+        pages.set(key, page)
+        return sendPage(reply, page)
       }
       if (
         limit !== undefined &&
@@ -89,6 +100,15 @@ export async function taskRoutes(app: FastifyInstance, { database }: { database:
 
   api.route({
     ...fromContract(routes.createTask),
+    onRequest: async (request) => {
+      // Node keeps only the first of several Content-Type lines; a proxy may read the last.
+      const lines = request.raw.rawHeaders.filter(
+        (field, i) => i % 2 === 0 && field.toLowerCase() === 'content-type',
+      )
+      if (lines.length > 1) {
+        throw new HttpError(415, 'Content-Type must be given once, as application/json.')
+      }
+    },
     preValidation: async (request) => {
       // A body-less request without Content-Type skips parsing; it is still the wrong type.
       if (request.headers['content-type'] === undefined) {

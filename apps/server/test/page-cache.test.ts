@@ -1,0 +1,71 @@
+import type { Task } from '@tasklane/contract'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { PageCache } from '../src/tasks/page-cache.js'
+import { createTask, get, jsonBody, startServer, type TestServer } from './helpers.js'
+
+describe('GET /tasks with repeated page requests', () => {
+  let server: TestServer
+  let created: Task[]
+
+  beforeAll(async () => {
+    server = await startServer()
+    created = []
+    for (const i of [1, 2, 3, 4, 5]) {
+      created.push(await createTask(server, { name: `t${i}`, tag: i % 2 ? 'odd' : 'even' }))
+    }
+  })
+  afterAll(() => server.close())
+
+  it('serves a full page identically, body and Link, after more tasks are created', async () => {
+    const first = await get(server, '/tasks?limit=2')
+    const firstBody = await jsonBody<Task[]>(first)
+    await createTask(server, { name: 't6' })
+    const again = await get(server, '/tasks?limit=2')
+    expect(await jsonBody<Task[]>(again)).toEqual(firstBody)
+    expect(firstBody).toEqual(created.slice(0, 2))
+    expect(again.headers.get('link')).toBe(first.headers.get('link'))
+    expect(again.headers.get('link')).toBe(`</tasks?limit=2&after=${created[1]?.id}>; rel="next"`)
+  })
+
+  it('reads the last, partial page afresh, so new tasks appear on it', async () => {
+    const before = await jsonBody<Task[]>(await get(server, '/tasks?limit=100&tag=odd'))
+    const added = await createTask(server, { name: 't7', tag: 'odd' })
+    const after = await get(server, '/tasks?limit=100&tag=odd')
+    expect(await jsonBody<Task[]>(after)).toEqual([...before, added])
+    expect(after.headers.get('link')).toBeNull()
+  })
+
+  it('gives a page that filled up since it was last read its Link', async () => {
+    const tail = created.at(-1) as Task
+    const partial = await get(server, `/tasks?limit=3&after=${tail.id}`)
+    const partialBody = await jsonBody<Task[]>(partial)
+    expect(partial.headers.get('link')).toBeNull()
+    const more = [
+      await createTask(server, { name: 'u1' }),
+      await createTask(server, { name: 'u2' }),
+    ]
+    const full = await get(server, `/tasks?limit=3&after=${tail.id}`)
+    const fullBody = await jsonBody<Task[]>(full)
+    expect(fullBody).toEqual([...partialBody, ...more].slice(0, 3))
+    expect(full.headers.get('link')).toBe(`</tasks?limit=3&after=${fullBody[2]?.id}>; rel="next"`)
+  })
+})
+
+describe('PageCache', () => {
+  it('keeps at most maxPages, dropping the least recently used first', () => {
+    const cache = new PageCache(2)
+    cache.set('a', { body: 'A', link: 'la' })
+    cache.set('b', { body: 'B', link: 'lb' })
+    expect(cache.get('a')?.body).toBe('A')
+    cache.set('c', { body: 'C', link: 'lc' })
+    expect(cache.get('b')).toBeUndefined()
+    expect(cache.get('a')?.body).toBe('A')
+    expect(cache.get('c')?.body).toBe('C')
+  })
+
+  it('keeps tags that contain the separator apart from other cursors', () => {
+    expect(PageCache.key(2, 1, ':3')).not.toBe(PageCache.key(2, 1, undefined))
+    expect(PageCache.key(2, undefined, 'x')).toBe(PageCache.key(2, 0, 'x'))
+    expect(PageCache.key(2, 1, '')).not.toBe(PageCache.key(2, 1, undefined))
+  })
+})
