@@ -67,7 +67,7 @@ export interface RouteDefinition {
   readonly response: Readonly<Record<number | 'default', TSchema>>
 }
 
-const errorRef = ref(ErrorBody)
+const errorRef = ref(ErrorBody, { description: 'Unexpected error' })
 
 /** The routes of the tasklane API, keyed by operationId. */
 export const routes = {
@@ -78,7 +78,7 @@ export const routes = {
     tags: ['tasks'],
     summary: 'List tasks in ascending id order; all of them when limit is omitted.',
     querystring: ListTasksQuery,
-    response: { 200: Type.Array(ref(Task)), default: errorRef },
+    response: { 200: Type.Array(ref(Task), { description: 'Success' }), default: errorRef },
   },
   createTask: {
     operationId: 'createTask',
@@ -88,7 +88,7 @@ export const routes = {
     summary: 'Create a task.',
     headers: CreateTaskHeaders,
     body: ref(NewTask),
-    response: { 201: ref(Task), default: errorRef },
+    response: { 201: ref(Task, { description: 'Created' }), default: errorRef },
   },
   getTask: {
     operationId: 'getTask',
@@ -97,7 +97,7 @@ export const routes = {
     tags: ['task'],
     summary: 'Read one task by id.',
     params: TaskParams,
-    response: { 200: ref(Task), default: errorRef },
+    response: { 200: ref(Task, { description: 'Success' }), default: errorRef },
   },
 } as const satisfies Record<string, RouteDefinition>
 

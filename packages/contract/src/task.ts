@@ -59,7 +59,7 @@ export const Task = Type.Object(
 export type Task = Static<typeof Task>
 
 /** A reference to a named schema (`{ $ref: 'Task' }`) that keeps the target's static type. */
-export function ref<T extends TSchema>(schema: T) {
+export function ref<T extends TSchema>(schema: T, options: { description?: string } = {}) {
   if (schema.$id === undefined) throw new TypeError('ref() needs a schema with an $id')
-  return Type.Unsafe<Static<T>>({ $ref: schema.$id })
+  return Type.Unsafe<Static<T>>({ ...options, $ref: schema.$id })
 }
