@@ -1,0 +1,39 @@
+/**
+ * The ceiling: bare Fastify 5 with tasklane's route shapes and payloads and no storage.
+ * GET /tasks answers 20 constant tasks through the contract's response schema; POST /task
+ * validates the contract's NewTask body and echoes it with an id. Run as its own process
+ * by the benchmark (`PORT`, `HOST` from the environment); whatever tasklane does beyond
+ * this is what its ratio to the ceiling measures.
+ */
+import { routes, schemas } from '@tasklane/contract'
+import Fastify from 'fastify'
+import { seedTask } from './seed.js'
+
+const app = Fastify({ logger: false })
+for (const schema of schemas) app.addSchema(schema)
+
+const page = Array.from({ length: 20 }, (_, i) => seedTask(i + 1))
+let nextId = 1
+
+app.get(
+  '/tasks',
+  {
+    schema: {
+      querystring: routes.getTasks.querystring,
+      response: { 200: routes.getTasks.response[200] },
+    },
+  },
+  async () => page,
+)
+
+app.post(
+  '/task',
+  { schema: { body: routes.createTask.body, response: { 201: routes.createTask.response[201] } } },
+  async (request, reply) => {
+    const task = { id: nextId++, ...(request.body as object) }
+    return reply.code(201).header('Location', `/tasks/${task.id}`).send(task)
+  },
+)
+
+await app.listen({ port: Number(process.env.PORT ?? 0), host: process.env.HOST ?? '127.0.0.1' })
+process.once('SIGTERM', () => void app.close().then(() => process.exit(0)))

@@ -1,0 +1,478 @@
+/**
+ * `pnpm bench`: tasklane against a bare-Fastify ceiling on 127.0.0.1, plus the other
+ * figures of issue 6. Every server is a child process; all of them are killed on exit,
+ * also on failure or Ctrl-C, and a watchdog bounds the whole run.
+ */
+import { spawnSync } from 'node:child_process'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, relative, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { renderChart } from './chart.js'
+import { rawSqliteInserts } from './durable.js'
+import { evaluateGoals } from './goals.js'
+import { interleavedLatency, timedGet } from './latency.js'
+import { type LoadRequest, type LoadResult, load } from './load.js'
+import { describeMachine } from './machine.js'
+import { killAllChildren, type ServerProcess, startServer } from './processes.js'
+import { goalsTable, loadTable, otherFigures } from './report.js'
+import type { BenchResults, ScenarioResult, TargetFigures, TargetId } from './results.js'
+import { sdkOverhead } from './sdk.js'
+import { createScratchDatabase, seedPostgres, seedSqlite } from './seed.js'
+import { median, ratio } from './stats.js'
+import { streamAll } from './stream.js'
+
+const BENCH_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+const ROOT = resolve(BENCH_DIR, '..')
+const SERVER_DIR = join(ROOT, 'apps/server')
+
+const USAGE = `Usage: pnpm bench [-- options]
+  --quick                 short run (about 90 s): 2 rounds of 2 s
+  --pg <url>              also benchmark tasklane on PostgreSQL; a scratch database is
+                          created next to the one the URL names and dropped afterwards
+  --rounds <n>            interleaved rounds per scenario (default 5, quick 2)
+  --seconds <n>           seconds per load run (default 4, quick 2)
+  --connections <n>       autocannon connections (default 10)
+  --tasks <n>             tasks in the loaded table (default 100000)
+  --large <n>             tasks in the large table of the latency/streaming figures (default 1000000)
+  --log-level <level>     LOG_LEVEL for the tasklane servers (default: the server's own default)
+  --group-commit-off <NAME=VALUE>
+                          environment setting that switches the server's group commit off
+  --out <dir>             where latest.json and chart.svg go (default bench/results)
+  --help`
+
+const { values: args } = parseArgs({
+  args: process.argv.slice(2).filter((arg) => arg !== '--'),
+  options: {
+    quick: { type: 'boolean', default: false },
+    pg: { type: 'string' },
+    rounds: { type: 'string' },
+    seconds: { type: 'string' },
+    connections: { type: 'string' },
+    tasks: { type: 'string' },
+    large: { type: 'string' },
+    'log-level': { type: 'string' },
+    'group-commit-off': { type: 'string' },
+    out: { type: 'string' },
+    help: { type: 'boolean', default: false },
+  },
+  strict: true,
+})
+if (args.help) {
+  console.log(USAGE)
+  process.exit(0)
+}
+
+function positive(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 1) {
+    console.error(`--${name} must be a positive integer.\n\n${USAGE}`)
+    process.exit(2)
+  }
+  return n
+}
+
+const quick = args.quick
+const settings = {
+  quick,
+  rounds: positive('rounds', args.rounds, quick ? 2 : 5),
+  seconds: positive('seconds', args.seconds, quick ? 2 : 4),
+  connections: positive('connections', args.connections, 10),
+  tasks: positive('tasks', args.tasks, 100_000),
+}
+const largeTasks = positive('large', args.large, 1_000_000)
+const smallTasks = 1_000
+const latencyIterations = quick ? 600 : 2_000
+const sdkIterations = quick ? 1_000 : 3_000
+const insertSeconds = quick ? 2 : 4
+const outDir = resolve(args.out ?? join(BENCH_DIR, 'results'))
+
+/** The command line as a reader can retype it, without a database password. */
+function commandLine(): string {
+  const shown = process.argv.slice(2).filter((arg) => arg !== '--')
+  const masked = shown.map((arg) =>
+    arg.replace(/^(postgres(?:ql)?:\/\/[^:/@]+):[^@]*@/i, '$1:***@'),
+  )
+  return masked.length === 0 ? 'pnpm bench' : `pnpm bench -- ${masked.join(' ')}`
+}
+
+const work = mkdtempSync(join(tmpdir(), 'tasklane-bench-'))
+const notes: string[] = []
+const cleanups: (() => Promise<void>)[] = []
+
+function note(message: string): void {
+  notes.push(message)
+  console.log(`note: ${message}`)
+}
+
+process.on('exit', (code) => {
+  killAllChildren()
+  // On failure the servers' logs stay for a post-mortem; the databases go.
+  if (code === 0) rmSync(work, { recursive: true, force: true })
+  else {
+    for (const file of readdirSync(work))
+      if (!file.endsWith('.log')) rmSync(join(work, file), { force: true })
+    console.error(`The servers' output is in ${work}`)
+  }
+})
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    console.error(`\n${signal}: stopping the servers.`)
+    process.exit(130)
+  })
+}
+// A bound on the whole run, whatever hangs: children are killed by the exit handler.
+const watchdog = setTimeout(
+  () => {
+    console.error('The benchmark took too long; stopping.')
+    process.exit(1)
+  },
+  (quick ? 5 : 15) * 60_000 + settings.rounds * settings.seconds * 16_000,
+)
+watchdog.unref()
+
+const log = (message: string) =>
+  console.log(`[${new Date().toISOString().slice(11, 19)}] ${message}`)
+
+function buildServer(): void {
+  log('building the server (tsup)')
+  const tsup = join(SERVER_DIR, 'node_modules/.bin/tsup')
+  const result = spawnSync(tsup, ['--silent'], {
+    cwd: SERVER_DIR,
+    stdio: 'inherit',
+    timeout: 180_000,
+  })
+  if (result.status !== 0 || !existsSync(join(SERVER_DIR, 'dist/main.js'))) {
+    throw new Error('Building the server failed; see the output above.')
+  }
+}
+
+function startTasklane(name: string, databaseUrl: string, env: Record<string, string> = {}) {
+  return startServer({
+    name,
+    command: process.execPath,
+    args: [join(SERVER_DIR, 'dist/main.js')],
+    cwd: work,
+    env: {
+      DATABASE_URL: databaseUrl,
+      ...(args['log-level'] ? { LOG_LEVEL: args['log-level'] } : {}),
+      ...env,
+    },
+    readyPath: '/health/ready',
+    logDir: work,
+  })
+}
+
+function startCeiling() {
+  return startServer({
+    name: 'ceiling',
+    command: process.execPath,
+    args: ['--import', 'tsx', join(BENCH_DIR, 'src/ceiling-server.ts')],
+    cwd: BENCH_DIR,
+    env: {},
+    readyPath: '/tasks?limit=20',
+    logDir: work,
+  })
+}
+
+/** A fresh SQLite file with the server's schema (the server migrates it) and `count` tasks. */
+async function seededSqliteServer(name: string, count: number): Promise<ServerProcess> {
+  const file = join(work, `${name}.db`)
+  const server = await startTasklane(name, file)
+  const started = performance.now()
+  seedSqlite(file, count)
+  log(
+    `${name}: seeded ${count.toLocaleString('en')} tasks in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  )
+  return server
+}
+
+async function postgresServer(url: string): Promise<ServerProcess | undefined> {
+  let scratch: Awaited<ReturnType<typeof createScratchDatabase>>
+  try {
+    scratch = await createScratchDatabase(url)
+  } catch (error) {
+    note(`PostgreSQL skipped: could not create a scratch database (${(error as Error).message}).`)
+    return undefined
+  }
+  cleanups.push(() => scratch.drop())
+  let server: ServerProcess
+  try {
+    server = await startTasklane('postgres', scratch.url)
+  } catch (error) {
+    const reason = (error as Error).message.split('\n').find((line) => /postgres/i.test(line))
+    note(
+      `PostgreSQL skipped: the server did not start on it${reason ? ` (${reason.trim().slice(0, 160)})` : ''}; PostgreSQL support is still being built.`,
+    )
+    return undefined
+  }
+  await seedPostgres(scratch.url, settings.tasks)
+  log(`postgres: seeded ${settings.tasks.toLocaleString('en')} tasks`)
+  return server
+}
+
+const POST_BODY = JSON.stringify({ name: 'Benchmark task', tag: 'bench' })
+const deepAfter = Math.floor(settings.tasks * 0.9)
+const scenarios: { id: string; label: string; requests: LoadRequest[] }[] = [
+  {
+    id: 'list',
+    label: 'GET /tasks?limit=20',
+    requests: [{ method: 'GET', path: '/tasks?limit=20' }],
+  },
+  {
+    id: 'deep',
+    label: `GET /tasks?limit=20&after=${deepAfter}`,
+    requests: [{ method: 'GET', path: `/tasks?limit=20&after=${deepAfter}` }],
+  },
+  {
+    id: 'create',
+    label: 'POST /task',
+    requests: [{ method: 'POST', path: '/task', body: POST_BODY }],
+  },
+  {
+    id: 'mix',
+    label: '90 % GET / 10 % POST',
+    requests: [
+      ...Array.from({ length: 9 }, () => ({ method: 'GET' as const, path: '/tasks?limit=20' })),
+      { method: 'POST', path: '/task', body: POST_BODY },
+    ],
+  },
+]
+
+/** Every scenario's first request answered as it should, before any load. */
+async function checkTarget(server: ServerProcess): Promise<void> {
+  for (const path of ['/tasks?limit=20', `/tasks?limit=20&after=${deepAfter}`]) {
+    const response = await fetch(server.url + path)
+    const tasks = (await response.json()) as unknown[]
+    if (response.status !== 200 || tasks.length !== 20) {
+      throw new Error(
+        `${server.name}: GET ${path} answered ${response.status} with ${tasks.length} tasks`,
+      )
+    }
+  }
+  const response = await fetch(`${server.url}/task`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: POST_BODY,
+  })
+  await response.arrayBuffer()
+  if (response.status !== 201)
+    throw new Error(`${server.name}: POST /task answered ${response.status}`)
+}
+
+async function runLoad(targets: [TargetId, ServerProcess][]): Promise<ScenarioResult[]> {
+  const runs = new Map<string, LoadResult[]>()
+  const opts = { connections: settings.connections, seconds: settings.seconds }
+  for (let round = 0; round < settings.rounds; round++) {
+    // Interleaved A B A B, and the order flips every round so neither side always goes first.
+    const order = round % 2 === 0 ? targets : [...targets].reverse()
+    for (const scenario of scenarios) {
+      for (const [id, server] of order) {
+        if (round === 0) await load(server.url, scenario.requests, { ...opts, seconds: 1 })
+        const result = await load(server.url, scenario.requests, opts)
+        const key = `${scenario.id}/${id}`
+        runs.set(key, [...(runs.get(key) ?? []), result])
+        log(
+          `round ${round + 1}/${settings.rounds} ${scenario.label.padEnd(34)} ${id.padEnd(8)} ${Math.round(result.rps).toString().padStart(6)} req/s  p50 ${result.p50.toFixed(2)} ms  p99 ${result.p99.toFixed(2)} ms${result.failed ? `  failed ${result.failed}` : ''}`,
+        )
+      }
+    }
+  }
+  return scenarios.map((scenario) => {
+    const figures: Partial<Record<TargetId, TargetFigures>> = {}
+    for (const [id] of targets) {
+      const rounds = runs.get(`${scenario.id}/${id}`) ?? []
+      figures[id] = {
+        rps: median(rounds.map((r) => r.rps)),
+        p50: median(rounds.map((r) => r.p50)),
+        p99: median(rounds.map((r) => r.p99)),
+        failed: rounds.reduce((sum, r) => sum + r.failed, 0),
+        rounds: rounds.map(({ rps, p50, p99 }) => ({ rps, p50, p99 })),
+      }
+    }
+    const ceiling = figures.ceiling
+    for (const [id] of targets) {
+      const target = figures[id]
+      if (id === 'ceiling' || !target || !ceiling) continue
+      target.ratio = {
+        rps: ratio(target.rps, ceiling.rps),
+        p50: ratio(target.p50, ceiling.p50),
+        p99: ratio(target.p99, ceiling.p99),
+      }
+    }
+    return { id: scenario.id, label: scenario.label, targets: figures }
+  })
+}
+
+/** The environment setting that switches group commit off: given, or found in the server's config. */
+function groupCommitSwitch(): Record<string, string> | undefined {
+  const given = args['group-commit-off']
+  if (given) {
+    const [name, ...value] = given.split('=')
+    return name ? { [name]: value.join('=') } : undefined
+  }
+  try {
+    const config = readFileSync(join(SERVER_DIR, 'src/config.ts'), 'utf8')
+    const name = /\b([A-Z][A-Z0-9_]*GROUP_COMMIT[A-Z0-9_]*)\b/.exec(config)?.[1]
+    return name ? { [name]: '0' } : undefined
+  } catch {
+    return undefined
+  }
+}
+
+async function durableInserts(
+  server: ServerProcess,
+): Promise<NonNullable<BenchResults['inserts']>> {
+  const create: LoadRequest[] = [{ method: 'POST', path: '/task', body: POST_BODY }]
+  const seconds = insertSeconds
+  const one = await load(server.url, create, { connections: 1, seconds })
+  const concurrent = await load(server.url, create, { connections: settings.connections, seconds })
+  log(
+    `durable inserts: ${Math.round(one.rps)}/s at 1 connection, ${Math.round(concurrent.rps)}/s at ${settings.connections}`,
+  )
+  let withoutGroupCommit: number | undefined
+  const off = groupCommitSwitch()
+  if (off) {
+    try {
+      const plain = await startTasklane('no-group-commit', join(work, 'no-group-commit.db'), off)
+      try {
+        withoutGroupCommit = (
+          await load(plain.url, create, { connections: settings.connections, seconds })
+        ).rps
+      } finally {
+        await plain.stop()
+      }
+    } catch (error) {
+      note(
+        `group commit switch ${JSON.stringify(off)} did not work: ${(error as Error).message.split('\n')[0]}`,
+      )
+    }
+  } else {
+    note(
+      'group commit comparison pending: the server has no switch to turn group commit off yet (pass --group-commit-off NAME=VALUE once it has one).',
+    )
+  }
+  const sqliteOnePerCommit = rawSqliteInserts(work, 1, Math.min(seconds, 2))
+  const sqliteHundredPerCommit = rawSqliteInserts(work, 100, Math.min(seconds, 2))
+  return {
+    oneConnection: one.rps,
+    concurrent: concurrent.rps,
+    connections: settings.connections,
+    ...(withoutGroupCommit === undefined ? {} : { withoutGroupCommit }),
+    sqliteOnePerCommit,
+    sqliteHundredPerCommit,
+  }
+}
+
+async function main(): Promise<void> {
+  const machine = describeMachine()
+  console.log(
+    `tasklane benchmark: ${machine.nproc} × ${machine.cpu}, Node ${machine.node}; ${settings.rounds} rounds × ${settings.seconds} s, ${settings.connections} connections${quick ? ' (quick)' : ''}`,
+  )
+  buildServer()
+
+  const partial: Omit<BenchResults, 'goals'> = {
+    command: commandLine(),
+    date: new Date().toISOString(),
+    machine,
+    settings,
+    notes,
+    load: [],
+  }
+
+  // 1. Ceiling, SQLite and (when asked) PostgreSQL under the same loads, interleaved.
+  const ceiling = await startCeiling()
+  const sqlite = await seededSqliteServer('sqlite', settings.tasks)
+  const targets: [TargetId, ServerProcess][] = [
+    ['ceiling', ceiling],
+    ['sqlite', sqlite],
+  ]
+  if (args.pg) {
+    const postgres = await postgresServer(args.pg)
+    if (postgres) targets.push(['postgres', postgres])
+  } else {
+    note('PostgreSQL not measured: pass --pg postgres://user:password@127.0.0.1/db to include it.')
+  }
+  for (const [, server] of targets) await checkTarget(server)
+  partial.load = await runLoad(targets)
+
+  // 2. The client SDK over raw fetch, against the loaded SQLite server.
+  log('client SDK overhead')
+  partial.sdk = await sdkOverhead(sqlite.url, sdkIterations)
+  for (const [, server] of targets) await server.stop()
+
+  // 3. Streaming 1M tasks from a fresh process, then list latency at 1k vs 1M tasks.
+  const large = await seededSqliteServer('large', largeTasks)
+  for (let i = 0; i < 20; i++) await timedGet(`${large.url}/tasks?limit=20`)
+  log(`streaming ${largeTasks.toLocaleString('en')} tasks`)
+  const streamed = await streamAll(large.url, large.pid, largeTasks)
+  partial.streaming = {
+    tasks: largeTasks,
+    ...streamed,
+    rssGrowthMB: streamed.rssPeakMB - streamed.rssBeforeMB,
+  }
+  const small = await seededSqliteServer('small', smallTasks)
+  log('list latency, 1k vs 1M tasks')
+  const smallAfter = Math.floor(smallTasks * 0.9)
+  const largeAfter = Math.floor(largeTasks * 0.9)
+  const [firstSmall, firstLarge, deepSmall, deepLarge] = (
+    await interleavedLatency(
+      [
+        `${small.url}/tasks?limit=20`,
+        `${large.url}/tasks?limit=20`,
+        `${small.url}/tasks?limit=20&after=${smallAfter}`,
+        `${large.url}/tasks?limit=20&after=${largeAfter}`,
+      ],
+      { iterations: latencyIterations },
+    )
+  ).map(median) as [number, number, number, number]
+  partial.latency = {
+    smallTasks,
+    largeTasks,
+    firstPage: { smallMs: firstSmall, largeMs: firstLarge, ratio: firstLarge / firstSmall },
+    deepCursor: {
+      smallMs: deepSmall,
+      largeMs: deepLarge,
+      ratio: deepLarge / deepSmall,
+      smallAfter,
+      largeAfter,
+    },
+  }
+  await large.stop()
+
+  // 4. Durable inserts per second.
+  log('durable inserts')
+  partial.inserts = await durableInserts(small)
+  await small.stop()
+
+  const results: BenchResults = { ...partial, goals: evaluateGoals(partial) }
+  mkdirSync(outDir, { recursive: true })
+  writeFileSync(join(outDir, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`)
+  writeFileSync(join(outDir, 'chart.svg'), renderChart(results))
+
+  console.log(`\n${loadTable(results)}\n\n${otherFigures(results)}\n\n${goalsTable(results)}\n`)
+  for (const line of notes) console.log(`note: ${line}`)
+  console.log(`\nwrote ${relative(process.cwd(), join(outDir, 'latest.json'))} and chart.svg`)
+}
+
+try {
+  await main()
+} catch (error) {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error)
+  process.exitCode = 1
+} finally {
+  for (const cleanup of cleanups) await cleanup().catch(() => {})
+  killAllChildren()
+  // Kept-alive sockets must not hold the process open.
+  process.exit(process.exitCode ?? 0)
+}

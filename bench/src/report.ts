@@ -1,0 +1,123 @@
+import type { BenchResults, TargetId } from './results.js'
+
+/** Left-aligned first column, right-aligned others, padded to the widest cell. */
+export function formatTable(rows: readonly (readonly string[])[]): string {
+  const widths: number[] = []
+  for (const row of rows) {
+    row.forEach((cell, i) => {
+      widths[i] = Math.max(widths[i] ?? 0, [...cell].length)
+    })
+  }
+  return rows
+    .map((row) =>
+      row
+        .map((cell, i) => {
+          const pad = ' '.repeat((widths[i] ?? 0) - [...cell].length)
+          return i === 0 ? cell + pad : pad + cell
+        })
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n')
+}
+
+const fixed = (value: number | undefined, digits: number) =>
+  value === undefined || !Number.isFinite(value) ? '–' : value.toFixed(digits)
+
+const LABELS: Record<TargetId, string> = {
+  ceiling: 'ceiling',
+  sqlite: 'tasklane SQLite',
+  postgres: 'tasklane PostgreSQL',
+}
+
+/** The load table: one row per scenario and server, ratios to the ceiling of the same run. */
+export function loadTable(results: BenchResults): string {
+  const rows: string[][] = [
+    ['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', '× req/s', '× p50', '× p99', 'failed'],
+  ]
+  for (const scenario of results.load) {
+    for (const target of ['ceiling', 'sqlite', 'postgres'] as const) {
+      const figures = scenario.targets[target]
+      if (!figures) continue
+      rows.push([
+        scenario.label,
+        LABELS[target],
+        fixed(figures.rps, 0),
+        fixed(figures.p50, 2),
+        fixed(figures.p99, 2),
+        fixed(figures.ratio?.rps, 2),
+        fixed(figures.ratio?.p50, 2),
+        fixed(figures.ratio?.p99, 2),
+        String(figures.failed),
+      ])
+    }
+  }
+  return formatTable(rows)
+}
+
+/** The goals table of issue 6. */
+export function goalsTable(results: BenchResults): string {
+  return formatTable([
+    ['goal', 'target', 'measured', 'status'],
+    ...results.goals.map((goal) => [goal.figure, goal.goal, goal.value, goal.status]),
+  ])
+}
+
+/** The figures measured besides the load table. */
+export function otherFigures(results: BenchResults): string {
+  const rows: string[][] = [['figure', 'value']]
+  const { latency, streaming, inserts, sdk } = results
+  if (latency) {
+    const small = latency.smallTasks.toLocaleString('en')
+    const large = latency.largeTasks.toLocaleString('en')
+    rows.push(
+      [`list limit=20, ${small} tasks (median ms)`, fixed(latency.firstPage.smallMs, 3)],
+      [`list limit=20, ${large} tasks (median ms)`, fixed(latency.firstPage.largeMs, 3)],
+      [
+        `list after=${latency.deepCursor.smallAfter}, ${small} tasks (median ms)`,
+        fixed(latency.deepCursor.smallMs, 3),
+      ],
+      [
+        `list after=${latency.deepCursor.largeAfter}, ${large} tasks (median ms)`,
+        fixed(latency.deepCursor.largeMs, 3),
+      ],
+    )
+  }
+  if (streaming) {
+    rows.push(
+      [`stream all ${streaming.tasks.toLocaleString('en')} tasks (s)`, fixed(streaming.seconds, 2)],
+      ['  response size (MB)', fixed(streaming.megabytes, 1)],
+      [
+        '  server RSS before → peak (MB)',
+        `${fixed(streaming.rssBeforeMB, 1)} → ${fixed(streaming.rssPeakMB, 1)}`,
+      ],
+    )
+  }
+  if (inserts) {
+    rows.push(
+      ['durable POST /task, 1 connection (req/s)', fixed(inserts.oneConnection, 0)],
+      [
+        `durable POST /task, ${inserts.connections} connections (req/s)`,
+        fixed(inserts.concurrent, 0),
+      ],
+      [
+        `  same, group commit switched off (req/s)`,
+        inserts.withoutGroupCommit === undefined
+          ? 'pending: no switch'
+          : fixed(inserts.withoutGroupCommit, 0),
+      ],
+      ['raw better-sqlite3 FULL, 1 insert per commit (/s)', fixed(inserts.sqliteOnePerCommit, 0)],
+      [
+        'raw better-sqlite3 FULL, 100 inserts per commit (/s)',
+        fixed(inserts.sqliteHundredPerCommit, 0),
+      ],
+    )
+  }
+  if (sdk) {
+    rows.push(
+      ['raw fetch GET /tasks?limit=20 (median ms)', fixed(sdk.rawMs, 3)],
+      ['client.listTasks(20) (median ms)', fixed(sdk.clientMs, 3)],
+    )
+  }
+  return formatTable(rows)
+}

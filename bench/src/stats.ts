@@ -1,0 +1,34 @@
+/** The value below which `p` percent of the sorted samples fall (nearest rank). */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN
+  const rank = Math.ceil((p / 100) * sorted.length)
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1] as number
+}
+
+/** The median; the mean of the two middle values for an even count. */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = sorted.length >> 1
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2
+}
+
+/** Numeric ascending sort into a new array. */
+export function sorted(values: readonly number[]): number[] {
+  return [...values].sort((a, b) => a - b)
+}
+
+/** `value / reference`, or NaN when either is missing. */
+export function ratio(value: number, reference: number): number {
+  return Number.isFinite(value) && Number.isFinite(reference) && reference !== 0
+    ? value / reference
+    : Number.NaN
+}
+
+/** Rounds for display and JSON: `digits` significant decimals, NaN stays NaN. */
+export function round(value: number, digits = 2): number {
+  const factor = 10 ** digits
+  return Math.round(value * factor) / factor
+}
