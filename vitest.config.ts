@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config'
 // with a vitest.config.ts is one project, and `pnpm test` runs them all.
 export default defineConfig({
   test: {
-    projects: ['packages/*', 'apps/*'],
+    // The server suite runs twice: on SQLite (apps/server/vitest.config.ts) and on the
+    // local PostgreSQL server (apps/server/vitest.postgres.config.ts).
+    projects: ['packages/*', 'apps/*', 'apps/server/vitest.postgres.config.ts'],
   },
 })

@@ -2,7 +2,8 @@ import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
   test: {
-    name: 'server',
+    // The same suite runs again on PostgreSQL: vitest.postgres.config.ts.
+    name: 'server-sqlite',
     include: ['test/**/*.test.ts'],
     // Builds dist/main.js for the tests that run the server as a real process.
     globalSetup: ['test/global-setup.ts'],

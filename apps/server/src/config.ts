@@ -4,7 +4,12 @@ import { type ParseArgsConfig, parseArgs } from 'node:util'
 /** Where tasks are stored. */
 export type DatabaseConfig =
   | { readonly kind: 'sqlite'; readonly filename: string }
-  | { readonly kind: 'postgres'; readonly url: string }
+  | {
+      readonly kind: 'postgres'
+      readonly url: string
+      /** Connections each server instance may hold (`DATABASE_POOL_SIZE`); default 10. */
+      readonly poolSize?: number
+    }
 
 /** Everything the server reads from its environment, parsed and validated once. */
 export interface Config {
@@ -81,6 +86,15 @@ function parseFlags<T extends ParseArgsConfig>(config: T): ReturnType<typeof par
   }
 }
 
+/** `DATABASE_POOL_SIZE`: 1–1000 connections per instance (PostgreSQL only). */
+function parsePoolSize(value: string): number {
+  const size = Number(value)
+  if (!/^\d+$/.test(value) || size < 1 || size > 1000) {
+    throw new ConfigError(`DATABASE_POOL_SIZE "${value}" is not a whole number from 1 to 1000.`)
+  }
+  return size
+}
+
 /**
  * `CORS_ORIGINS`: comma-separated origins (`https://app.example.com`), or `*` for any.
  * Each must be a bare origin: a browser sends no path, so one here could never match.
@@ -105,8 +119,12 @@ export function parseCorsOrigins(value: string | undefined): string[] {
   return origins
 }
 
+function withPoolSize(database: DatabaseConfig, poolSize: number): DatabaseConfig {
+  return database.kind === 'postgres' ? { ...database, poolSize } : database
+}
+
 /**
- * Reads `PORT`, `HOST`, `DATABASE_URL`, `LOG_LEVEL`, `CORS_ORIGINS`; matching `--flags` take precedence.
+ * Reads `PORT`, `HOST`, `DATABASE_URL`, `DATABASE_POOL_SIZE`, `LOG_LEVEL`, `CORS_ORIGINS`; matching `--flags` take precedence.
  * Relative database paths resolve against the directory the command was started from.
  */
 export function loadConfig(
@@ -120,6 +138,7 @@ export function loadConfig(
       port: { type: 'string' },
       host: { type: 'string' },
       'database-url': { type: 'string' },
+      'database-pool-size': { type: 'string' },
       'log-level': { type: 'string' },
       'cors-origins': { type: 'string' },
       'api-token': { type: 'string' },
@@ -136,7 +155,10 @@ export function loadConfig(
     port: parsePort(values.port ?? env.PORT ?? '3000'),
     host: values.host ?? env.HOST ?? '127.0.0.1',
     // INIT_CWD: where `pnpm start` was typed, so relative paths mean what the user meant.
-    database: parseDatabaseUrl(values['database-url'] ?? env.DATABASE_URL, env.INIT_CWD),
+    database: withPoolSize(
+      parseDatabaseUrl(values['database-url'] ?? env.DATABASE_URL, env.INIT_CWD),
+      parsePoolSize(values['database-pool-size'] ?? env.DATABASE_POOL_SIZE ?? '10'),
+    ),
     logLevel,
     corsOrigins: parseCorsOrigins(values['cors-origins'] ?? env.CORS_ORIGINS),
     apiToken: parseApiToken(values['api-token'] ?? env.API_TOKEN),

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import secureJson from 'secure-json-parse'
+import { isDatabaseUnavailable } from './db/unavailable.js'
 
 /** A failure with an HTTP status and a message safe to show the caller. */
 export class HttpError extends Error {
@@ -159,6 +160,13 @@ function describe(error: FastifyError, request: FastifyRequest, bodyLimit: numbe
   }
   const known = error.code ? FASTIFY_ERRORS[error.code] : undefined
   if (known) return known
+  if (isDatabaseUnavailable(error)) {
+    return {
+      status: 503,
+      message: 'The database is not reachable; retry the request shortly.',
+      headers: { 'Retry-After': '1' },
+    }
+  }
   const status = error.statusCode
   if (status !== undefined && status >= 400 && status < 500) {
     return { status, message: statusMessage(status) }

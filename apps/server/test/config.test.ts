@@ -165,3 +165,34 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATABASE_URL: 'redis://cache' }, [])).toThrow(ConfigError)
   })
 })
+
+describe('DATABASE_POOL_SIZE', () => {
+  it('defaults to 10 connections for PostgreSQL', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgresql://db/tasks' }, []).database).toEqual({
+      kind: 'postgres',
+      url: 'postgresql://db/tasks',
+      poolSize: 10,
+    })
+  })
+
+  it('reads DATABASE_POOL_SIZE, and --database-pool-size over it', () => {
+    const env = { DATABASE_URL: 'postgres://db/tasks', DATABASE_POOL_SIZE: '25' }
+    expect(loadConfig(env, []).database).toMatchObject({ poolSize: 25 })
+    expect(loadConfig(env, ['--database-pool-size', '3']).database).toMatchObject({ poolSize: 3 })
+  })
+
+  it('rejects a pool size that is not a whole number from 1 to 1000', () => {
+    for (const value of ['0', '-1', '2.5', 'ten', '1001', '']) {
+      expect(() =>
+        loadConfig({ DATABASE_URL: 'postgres://db/tasks', DATABASE_POOL_SIZE: value }, []),
+      ).toThrow(ConfigError)
+    }
+  })
+
+  it('has no pool size for SQLite', () => {
+    expect(loadConfig({ DATABASE_URL: 'sqlite:/tmp/x.db' }, []).database).toEqual({
+      kind: 'sqlite',
+      filename: '/tmp/x.db',
+    })
+  })
+})

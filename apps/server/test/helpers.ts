@@ -1,13 +1,83 @@
+import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Task } from '@tasklane/contract'
 import type { FastifyInstance } from 'fastify'
+import pg from 'pg'
 import { expect } from 'vitest'
 import { buildApp } from '../src/app.js'
+import type { DatabaseConfig } from '../src/config.js'
 import { type Database, openDatabase } from '../src/db/database.js'
 
-/** A running server on 127.0.0.1 backed by a fresh SQLite file in its own temp dir. */
+/**
+ * The backend every server test runs on: `TASKLANE_TEST_DATABASE=postgres` (set by the
+ * `server-postgres` Vitest project) selects PostgreSQL, anything else SQLite.
+ */
+export const backend: DatabaseConfig['kind'] =
+  process.env.TASKLANE_TEST_DATABASE === 'postgres' ? 'postgres' : 'sqlite'
+
+/** True in the `server-postgres` project. */
+export const onPostgres = backend === 'postgres'
+
+/** The PostgreSQL server the tests use (the local one, trust auth); its `test` database. */
+export const POSTGRES_URL =
+  process.env.TASKLANE_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+
+/** `url` with its connections' search_path set to `schema`. */
+export function withSearchPath(url: string, schema: string): string {
+  const parsed = new URL(url)
+  parsed.searchParams.set('options', `-c search_path=${schema}`)
+  return parsed.toString()
+}
+
+/** Runs one statement as the PostgreSQL superuser on `url` (the test database by default). */
+export async function adminQuery<R extends pg.QueryResultRow = pg.QueryResultRow>(
+  text: string,
+  values: unknown[] = [],
+  url: string = POSTGRES_URL,
+): Promise<R[]> {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    return (await client.query<R>(text, values)).rows
+  } finally {
+    await client.end()
+  }
+}
+
+/** A fresh, empty place to keep tasks: a temp SQLite file, or a new PostgreSQL schema. */
+export interface TestDatabase {
+  /** What openDatabase takes; open it as often as needed (restarts, several instances). */
+  readonly config: DatabaseConfig
+  /** PostgreSQL only: the schema's name. */
+  readonly schema?: string
+  /** Deletes the file or drops the schema. */
+  drop(): Promise<void>
+}
+
+/** Creates an empty test database on the backend the tests run on. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  if (backend === 'postgres') {
+    const schema = `tl_${randomBytes(6).toString('hex')}`
+    await adminQuery(`create schema ${schema}`)
+    return {
+      // A small pool: both projects' test files run side by side on one server.
+      config: { kind: 'postgres', url: withSearchPath(POSTGRES_URL, schema), poolSize: 4 },
+      schema,
+      drop: async () => {
+        await adminQuery(`drop schema if exists ${schema} cascade`)
+      },
+    }
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'tasklane-test-'))
+  return {
+    config: { kind: 'sqlite', filename: join(dir, 'tasks.db') },
+    drop: () => rm(dir, { recursive: true, force: true }),
+  }
+}
+
+/** A running server on 127.0.0.1 backed by a fresh database of the tested backend. */
 export interface TestServer {
   readonly app: FastifyInstance
   readonly database: Database
@@ -15,17 +85,16 @@ export interface TestServer {
   readonly url: string
   /** The port the server listens on. */
   readonly port: number
-  /** Path of the SQLite file. */
-  readonly filename: string
-  /** Closes the app and the database and deletes the temp dir. */
+  /** Where the tasks live (file or schema), to reopen it. */
+  readonly testDatabase: TestDatabase
+  /** Closes the app and the database and deletes the file or drops the schema. */
   close(): Promise<void>
 }
 
 /** Opens a fresh database, builds the app and listens on an ephemeral port. */
 export async function startServer(): Promise<TestServer> {
-  const dir = await mkdtemp(join(tmpdir(), 'tasklane-test-'))
-  const filename = join(dir, 'tasks.db')
-  const database = await openDatabase({ kind: 'sqlite', filename })
+  const testDatabase = await createTestDatabase()
+  const database = await openDatabase(testDatabase.config)
   const app = await buildApp({ database })
   await app.listen({ port: 0, host: '127.0.0.1' })
   const address = app.server.address()
@@ -35,11 +104,11 @@ export async function startServer(): Promise<TestServer> {
     database,
     url: `http://127.0.0.1:${address.port}`,
     port: address.port,
-    filename,
+    testDatabase,
     async close() {
       await app.close()
       await database.close()
-      await rm(dir, { recursive: true, force: true })
+      await testDatabase.drop()
     },
   }
 }

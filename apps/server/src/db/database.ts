@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3'
 import { Kysely, SqliteDialect, type Transaction } from 'kysely'
 import type { DatabaseConfig } from '../config.js'
 import { migrate } from './migrations.js'
+import { openPostgres } from './postgres.js'
 import type { Schema } from './schema.js'
 
 /** An open, migrated database. */
@@ -39,9 +40,7 @@ function openSqlite(filename: string): SQLite.Database {
 
 /** Opens the configured database and runs pending migrations. */
 export async function openDatabase(config: DatabaseConfig): Promise<Database> {
-  if (config.kind === 'postgres') {
-    throw new Error('PostgreSQL storage is not available in this build.')
-  }
+  if (config.kind === 'postgres') return openPostgres(config.url, config.poolSize)
   const sqlite = openSqlite(config.filename)
   const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) })
   try {

@@ -4,6 +4,9 @@ import type { DatabaseConfig } from '../config.js'
 
 type Dialect = DatabaseConfig['kind']
 
+/** The largest id ever assigned: 2^53-1, the largest integer a JavaScript number holds exactly. */
+export const MAX_TASK_ID = Number.MAX_SAFE_INTEGER
+
 /** Migrations in order; names sort lexically, so they carry a number. */
 function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -41,7 +44,31 @@ function migrations(dialect: Dialect): Record<string, Migration> {
           .execute()
       },
     },
+    '0003-limit-task-ids': {
+      // Ids are JSON numbers: above 2^53-1 a JavaScript client would read them inexactly,
+      // so the database refuses to assign one rather than the server issuing it.
+      async up(db: Kysely<any>) {
+        if (dialect === 'postgres') {
+          await sql`alter table tasks alter column id set maxvalue ${sql.lit(MAX_TASK_ID)}`.execute(
+            db,
+          )
+          return
+        }
+        await sql`create trigger tasks_id_limit after insert on tasks
+          when new.id > ${sql.lit(MAX_TASK_ID)}
+          begin select raise(abort, 'task ids are exhausted'); end`.execute(db)
+      },
+    },
   }
+}
+
+async function currentSchema(db: Kysely<any>): Promise<string> {
+  const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(
+    db,
+  )
+  const schema = rows[0]?.schema
+  if (!schema) throw new Error('No schema of the PostgreSQL search_path exists.')
+  return schema
 }
 
 /** Brings the schema up to date; safe to call on every start. */
@@ -49,6 +76,10 @@ export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> 
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations(dialect) },
+    // PostgreSQL: Kysely looks for its own tables in every schema unless told which;
+    // with another deployment (or test run) in a neighbouring schema it would find
+    // theirs and never create ours. The schema is the first of the search_path.
+    migrationTableSchema: dialect === 'postgres' ? await currentSchema(db) : undefined,
   })
   const { error } = await migrator.migrateToLatest()
   if (error) throw error

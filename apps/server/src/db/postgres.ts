@@ -1,0 +1,76 @@
+import { Kysely, PostgresDialect, sql } from 'kysely'
+import pg from 'pg'
+import type { Database } from './database.js'
+import { migrate } from './migrations.js'
+import type { Schema } from './schema.js'
+
+/** Connection pool size when none is configured. */
+export const DEFAULT_POOL_SIZE = 10
+
+/** How long a request waits for a pooled connection before it gets a 503. */
+const CONNECT_TIMEOUT_MS = 5_000
+
+/** `tasl`: the first key of the two-key advisory lock that serializes task writers. */
+const WRITE_LOCK_CLASS = 0x7461_736c
+
+const INT8_OID = 20
+
+/**
+ * bigint (int8) columns arrive as JS numbers instead of node-postgres' default strings.
+ * Exact: the tasks id sequence stops at 2^53-1 (migration 0003), and counts stay far below.
+ * Set on this pool only, so other users of `pg` in the process keep their parsers.
+ */
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID && format !== 'binary'
+      ? (value: string) => Number(value)
+      : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
+}
+
+/**
+ * Opens a pool on `url`, runs pending migrations (several instances starting together
+ * is safe: Kysely's Migrator holds a PostgreSQL advisory lock while it migrates) and
+ * returns the Database.
+ *
+ * @example
+ * const database = await openPostgres('postgres://tasklane@db/tasklane', 10)
+ */
+export async function openPostgres(url: string, poolSize = DEFAULT_POOL_SIZE): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+    application_name: 'tasklane',
+    // A writer that stalls mid-transaction must not hold the write lock for long.
+    idle_in_transaction_session_timeout: 10_000,
+    types,
+  })
+  // A connection can die while idle or between two statements (restart, failover,
+  // pg_terminate_backend). The query in flight fails and the pool drops the client;
+  // without these listeners the 'error' event would crash the process instead.
+  pool.on('error', () => {})
+  pool.on('connect', (client) => client.on('error', () => {}))
+
+  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) })
+  try {
+    await migrate(db, 'postgres')
+  } catch (error) {
+    await db.destroy()
+    throw error
+  }
+  return {
+    kind: 'postgres',
+    db,
+    // Writers on every instance take turns: the identity value is drawn after the lock
+    // is held and the lock is released only once the commit is visible, so ids appear
+    // in commit order and a reader paging with `after` never skips a task. The lock is
+    // keyed by the tasks table's oid, so deployments in other schemas do not contend.
+    serializeWrites: async (trx) => {
+      await sql`select pg_advisory_xact_lock(${sql.lit(WRITE_LOCK_CLASS)}, 'tasks'::regclass::oid::int)`.execute(
+        trx,
+      )
+    },
+    close: () => db.destroy(),
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * SQLSTATEs that mean the database cannot serve us right now, not that the query is
+ * wrong: class 08 (connection exception), 53 (insufficient resources: too many
+ * connections, disk full) and 57P01–57P03 (shut down, crashed, starting up).
+ */
+const UNAVAILABLE_SQLSTATE = /^(08|53)|^57P0[1-3]$/
+
+/** Errors of the socket or of node-postgres' pool, which carry no SQLSTATE. */
+const UNAVAILABLE_SYSTEM_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  // SQLite: another writer held the lock past busy_timeout.
+  'SQLITE_BUSY',
+])
+
+const UNAVAILABLE_MESSAGES = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'is not queryable',
+  'is not currently accepting connections',
+  'the database system is',
+  // The handle was closed (the server is shutting down).
+  'driver has already been destroyed',
+]
+
+/**
+ * True when `error` says the database is unreachable or refusing work, so the request
+ * may succeed if retried later (503), rather than a fault in the server (500).
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false
+  const code = (error as { code?: unknown }).code
+  if (typeof code === 'string') {
+    if (/^[0-9A-Z]{5}$/.test(code) && UNAVAILABLE_SQLSTATE.test(code)) return true
+    if (UNAVAILABLE_SYSTEM_CODES.has(code)) return true
+  }
+  if (UNAVAILABLE_MESSAGES.some((fragment) => error.message.includes(fragment))) return true
+  // AggregateError (e.g. every address of a host refused) and wrapped causes.
+  const causes = error instanceof AggregateError ? error.errors : [error.cause]
+  return causes.some((cause) => cause !== error && isDatabaseUnavailable(cause))
+}
