@@ -37,8 +37,11 @@ async function main(): Promise<void> {
       process.exit(1)
     }
   }
-  process.once('SIGTERM', () => void stop('SIGTERM'))
-  process.once('SIGINT', () => void stop('SIGINT'))
+  // `on`, not `once`: Ctrl-C under `pnpm start` delivers SIGINT several times (the terminal
+  // signals the whole process group and each pnpm forwards it); a repeat must not kill
+  // the process in the middle of its drain, which the grace timer above bounds anyway.
+  process.on('SIGTERM', () => void stop('SIGTERM'))
+  process.on('SIGINT', () => void stop('SIGINT'))
 }
 
 main().catch((error: unknown) => {
