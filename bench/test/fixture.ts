@@ -1,0 +1,54 @@
+import type { BenchResults } from '../src/results.js'
+
+/** A complete result as a run writes it, with round numbers. */
+export function fixture(): Omit<BenchResults, 'goals'> {
+  const figures = (rps: number, p50: number, p99: number, ceiling?: number) => ({
+    rps,
+    p50,
+    p99,
+    failed: 0,
+    rounds: [{ rps, p50, p99 }],
+    ...(ceiling === undefined ? {} : { ratio: { rps: rps / ceiling, p50: 1, p99: 1 } }),
+  })
+  return {
+    command: 'pnpm bench -- --quick',
+    date: '2026-01-01T00:00:00.000Z',
+    machine: { nproc: 2, cpu: 'Test CPU <x86>', node: 'v20.0.0', os: 'Linux 6', memoryGiB: 24 },
+    settings: { quick: true, rounds: 2, seconds: 2, connections: 10, tasks: 100_000 },
+    notes: [],
+    load: [
+      {
+        id: 'list',
+        label: 'GET /tasks?limit=20',
+        targets: { ceiling: figures(10_000, 0.5, 2), sqlite: figures(8_500, 0.6, 2.5, 10_000) },
+      },
+      {
+        id: 'create',
+        label: 'POST /task',
+        targets: { ceiling: figures(10_000, 0.5, 2), sqlite: figures(2_000, 3, 10, 10_000) },
+      },
+    ],
+    latency: {
+      smallTasks: 1_000,
+      largeTasks: 1_000_000,
+      firstPage: { smallMs: 0.3, largeMs: 0.33, ratio: 1.1 },
+      deepCursor: { smallMs: 0.3, largeMs: 0.45, ratio: 1.5, smallAfter: 900, largeAfter: 900_000 },
+    },
+    streaming: {
+      tasks: 1_000_000,
+      seconds: 2,
+      megabytes: 43,
+      rssBeforeMB: 90,
+      rssPeakMB: 130,
+      rssGrowthMB: 40,
+    },
+    inserts: {
+      oneConnection: 200,
+      concurrent: 1_500,
+      connections: 10,
+      sqliteOnePerCommit: 250,
+      sqliteHundredPerCommit: 25_000,
+    },
+    sdk: { rawMs: 0.4, clientMs: 0.41, overhead: 0.025, iterations: 1_000 },
+  }
+}
