@@ -25,6 +25,10 @@ export interface AppOptions extends GuardOptions {
   readonly logger?: FastifyServerOptions['logger']
   /** Origins browsers may call from (CORS), or `['*']`; empty or omitted: CORS is off. */
   readonly corsOrigins?: readonly string[]
+  /** Slow clients: ms within which a whole request must arrive (default 30 s). */
+  readonly requestTimeoutMs?: number
+  /** Slow clients: ms within which a request's headers must arrive (default 10 s). */
+  readonly headersTimeoutMs?: number
 }
 
 /** Builds the whole application; it never listens (main.ts does, tests may inject). */
@@ -32,6 +36,8 @@ export async function buildApp({
   database,
   logger = false,
   corsOrigins = [],
+  requestTimeoutMs = 30_000,
+  headersTimeoutMs = 10_000,
   ...guards
 }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -43,10 +49,19 @@ export async function buildApp({
     return503OnClosing: false,
     forceCloseConnections: 'idle',
     // Slow clients: the whole request must arrive within 30 s, its headers within 10 s.
-    requestTimeout: 30_000,
-    http: { headersTimeout: 10_000 },
+    // Node enforces both only when it checks its connections, every 30 s by default;
+    // checking every second keeps a slowloris client to about the configured time.
+    requestTimeout: requestTimeoutMs,
+    http: {
+      headersTimeout: headersTimeoutMs,
+      connectionsCheckingInterval: Math.min(1_000, headersTimeoutMs),
+      // Node answers a missing Host with an empty 400; the hook below answers in the Error shape.
+      requireHostHeader: false,
+    },
     clientErrorHandler: (error, socket) => {
-      const status = (error as { code?: string }).code === 'HPE_HEADER_OVERFLOW' ? 431 : 400
+      const code = (error as { code?: string }).code
+      const status =
+        code === 'HPE_HEADER_OVERFLOW' ? 431 : code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400
       if (socket.writable) socket.end(clientErrorResponse(status))
       else socket.destroy(error)
     },
@@ -72,6 +87,15 @@ export async function buildApp({
       maxAge: 600,
     })
   }
+
+  // HTTP/1.1 needs exactly one Host header (RFC 9112, section 3.2); Node keeps the first of several.
+  app.addHook('onRequest', async (request) => {
+    const { rawHeaders, httpVersion } = request.raw
+    const hosts = rawHeaders.filter((field, i) => i % 2 === 0 && field.toLowerCase() === 'host')
+    if (hosts.length > 1 || (hosts.length === 0 && httpVersion !== '1.0')) {
+      throw new HttpError(400, 'The request must carry exactly one Host header.')
+    }
+  })
 
   let draining = false
   app.addHook('preClose', async () => {
