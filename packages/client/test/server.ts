@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { buildApp, openDatabase } from '@tasklane/server'
 
-/** A real tasklane server on 127.0.0.1, port 0, with its own SQLite file. */
-export async function startServer() {
+/** A real tasklane server on 127.0.0.1, port 0, with its own SQLite file; CORS if asked. */
+export async function startServer({ corsOrigins }: { corsOrigins?: string[] } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'tasklane-client-'))
   const database = await openDatabase({ kind: 'sqlite', filename: join(dir, 'tasks.db') })
-  const app = await buildApp({ database })
+  const app = await buildApp({ database, corsOrigins })
   await app.listen({ port: 0, host: '127.0.0.1' })
   const address = app.server.address()
   if (address === null || typeof address === 'string') throw new Error('no TCP address')

@@ -1,0 +1,143 @@
+import { readFile } from 'node:fs/promises'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { resolve } from 'node:path'
+import { type Browser, chromium, type Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startServer } from '../server.js'
+
+const DIST = resolve(import.meta.dirname, '../../dist')
+
+/** The page: imports the built ESM client and exposes one scenario to the test. */
+const PAGE = `<!doctype html>
+<meta charset="utf-8">
+<title>tasklane client in a browser</title>
+<script type="module">
+  import { createClient, isApiError } from '/client/index.js'
+
+  window.scenario = async (baseUrl) => {
+    // Retries on: every create carries an Idempotency-Key, which the preflight must allow.
+    const client = createClient({ baseUrl })
+    const created = []
+    for (const name of ['one', 'two 🚀', 'three']) {
+      created.push(await client.createTask({ name, tag: 'browser' }))
+    }
+    const listed = await client.listTasks()
+    const walked = []
+    for await (const task of client.tasks({ tag: 'browser', pageSize: 2 })) walked.push(task)
+    const missing = await client.getTask(424242).catch((error) => error)
+    const page = await fetch(baseUrl + '/tasks?limit=1')
+    return {
+      link: page.headers.get('link'),
+      created,
+      listed,
+      walked,
+      missing: { apiError: isApiError(missing), status: missing.status, message: missing.message },
+    }
+  }
+
+  window.blocked = async (baseUrl) => {
+    const client = createClient({ baseUrl, retry: false })
+    return client.listTasks().then(
+      () => 'no error',
+      (error) => error.name,
+    )
+  }
+  document.title = 'ready'
+</script>`
+
+/** Serves the page and the built client from its own origin. */
+async function servePage(): Promise<{ server: Server; origin: string }> {
+  const server = createServer(async (request, response) => {
+    if (request.url === '/') {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE)
+    } else if (request.url === '/client/index.js') {
+      const code = await readFile(resolve(DIST, 'index.js'))
+      response.writeHead(200, { 'content-type': 'text/javascript' }).end(code)
+    } else {
+      response.writeHead(404).end()
+    }
+  })
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
+  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }
+}
+
+let browser: Browser
+let page: Page
+let site: Awaited<ReturnType<typeof servePage>>
+
+describe('the built client in Chromium, calling the server on another origin', {
+  timeout: 60_000,
+}, () => {
+  beforeAll(async () => {
+    site = await servePage()
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    })
+    page = await browser.newPage()
+    await page.goto(`${site.origin}/`)
+    await page.waitForFunction(() => document.title === 'ready')
+  }, 60_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    site?.server.close()
+  })
+
+  it('creates, lists and pages through tasks when the server allows the page origin', async () => {
+    const api = await startServer({ corsOrigins: [site.origin] })
+    try {
+      expect(new URL(api.url).origin).not.toBe(site.origin)
+      const result = await page.evaluate((url) => window.scenario(url), api.url)
+      expect(result.created.map((t) => t.name)).toEqual(['one', 'two 🚀', 'three'])
+      expect(result.listed).toEqual(result.created)
+      expect(result.walked).toEqual(result.created)
+      // The page may read Link (Access-Control-Expose-Headers), so tasks() can follow it.
+      expect(result.link).toBe(`</tasks?limit=1&after=${result.created[0]?.id}>; rel="next"`)
+      expect(result.missing).toEqual({
+        apiError: true,
+        status: 404,
+        message: 'Task 424242 does not exist.',
+      })
+    } finally {
+      await api.close()
+    }
+  })
+
+  it('fails with ConnectionError when the server does not allow the page origin', async () => {
+    const api = await startServer({ corsOrigins: ['http://127.0.0.1:1'] })
+    const closed = await startServer()
+    try {
+      expect(await page.evaluate((url) => window.blocked(url), api.url)).toBe('ConnectionError')
+      expect(await page.evaluate((url) => window.blocked(url), closed.url)).toBe('ConnectionError')
+    } finally {
+      await api.close()
+      await closed.close()
+    }
+  })
+})
+
+interface Scenario {
+  link: string | null
+  created: { id: number; name: string; tag?: string }[]
+  listed: Scenario['created']
+  walked: Scenario['created']
+  missing: { apiError: boolean; status: number; message: string }
+}
+
+declare global {
+  interface Window {
+    scenario(baseUrl: string): Promise<Scenario>
+    blocked(baseUrl: string): Promise<string>
+  }
+}
