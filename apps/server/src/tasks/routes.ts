@@ -55,10 +55,16 @@ export async function taskRoutes(app: FastifyInstance, { database }: { database:
   const writer = createTaskWriter(database)
   const pages = new PageCache()
 
-  const purge = () =>
-    purgeIdempotencyKeys(db, Date.now() - IDEMPOTENCY_TTL_MS).catch((error: unknown) =>
-      app.log.warn({ err: error }, 'could not purge expired idempotency keys'),
-    )
+  // Resolves to nothing: Fastify's onReady takes a value it is handed as an error, so
+  // returning the count of purged keys made a restart with expired keys fail to start.
+  const purge = async (): Promise<void> => {
+    try {
+      const purged = await purgeIdempotencyKeys(db, Date.now() - IDEMPOTENCY_TTL_MS)
+      if (purged > 0) app.log.info({ purged }, 'purged expired idempotency keys')
+    } catch (error) {
+      app.log.warn({ err: error }, 'could not purge expired idempotency keys')
+    }
+  }
   const purgeTimer = setInterval(purge, 60 * 60 * 1000).unref()
   app.addHook('onReady', purge)
   app.addHook('onClose', async () => {
