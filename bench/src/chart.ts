@@ -128,6 +128,11 @@ export function renderChart(results: BenchResults): string {
     other.push(
       `list latency, limit=20: ${ms(latency.firstPage.smallMs)} at ${latency.smallTasks.toLocaleString('en')} tasks, ${ms(latency.firstPage.largeMs)} at ${latency.largeTasks.toLocaleString('en')}; deep cursor ${ms(latency.deepCursor.smallMs)} vs ${ms(latency.deepCursor.largeMs)}`,
     )
+    if (latency.tailPage) {
+      other.push(
+        `last, partial page (never cached, always a query): ${ms(latency.tailPage.smallMs)} at ${latency.smallTasks.toLocaleString('en')} tasks, ${ms(latency.tailPage.largeMs)} at ${latency.largeTasks.toLocaleString('en')}`,
+      )
+    }
   }
   if (streaming) {
     other.push(

@@ -95,6 +95,8 @@ const smallTasks = 1_000
 const latencyIterations = quick ? 600 : 2_000
 const sdkIterations = quick ? 1_000 : 3_000
 const insertSeconds = quick ? 2 : 4
+/** Round one starts with an unrecorded load of each scenario, so that the JIT has settled. */
+const warmupSeconds = quick ? 1 : 2
 const outDir = resolve(args.out ?? join(BENCH_DIR, 'results'))
 
 /** The command line as a reader can retype it, without a database password. */
@@ -278,7 +280,8 @@ async function runLoad(targets: [TargetId, ServerProcess][]): Promise<ScenarioRe
     const order = round % 2 === 0 ? targets : [...targets].reverse()
     for (const scenario of scenarios) {
       for (const [id, server] of order) {
-        if (round === 0) await load(server.url, scenario.requests, { ...opts, seconds: 1 })
+        if (round === 0)
+          await load(server.url, scenario.requests, { ...opts, seconds: warmupSeconds })
         const result = await load(server.url, scenario.requests, opts)
         const key = `${scenario.id}/${id}`
         runs.set(key, [...(runs.get(key) ?? []), result])
@@ -425,17 +428,20 @@ async function main(): Promise<void> {
   log('list latency, 1k vs 1M tasks')
   const smallAfter = Math.floor(smallTasks * 0.9)
   const largeAfter = Math.floor(largeTasks * 0.9)
-  const [firstSmall, firstLarge, deepSmall, deepLarge] = (
+  const [smallTail, largeTail] = [smallTasks - 10, largeTasks - 10]
+  const [firstSmall, firstLarge, deepSmall, deepLarge, tailSmall, tailLarge] = (
     await interleavedLatency(
       [
         `${small.url}/tasks?limit=20`,
         `${large.url}/tasks?limit=20`,
         `${small.url}/tasks?limit=20&after=${smallAfter}`,
         `${large.url}/tasks?limit=20&after=${largeAfter}`,
+        `${small.url}/tasks?limit=20&after=${smallTail}`,
+        `${large.url}/tasks?limit=20&after=${largeTail}`,
       ],
       { iterations: latencyIterations },
     )
-  ).map(median) as [number, number, number, number]
+  ).map(median) as [number, number, number, number, number, number]
   partial.latency = {
     smallTasks,
     largeTasks,
@@ -446,6 +452,13 @@ async function main(): Promise<void> {
       ratio: deepLarge / deepSmall,
       smallAfter,
       largeAfter,
+    },
+    tailPage: {
+      smallMs: tailSmall,
+      largeMs: tailLarge,
+      ratio: tailLarge / tailSmall,
+      smallAfter: smallTail,
+      largeAfter: largeTail,
     },
   }
   await large.stop()

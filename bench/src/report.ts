@@ -82,6 +82,19 @@ export function otherFigures(results: BenchResults): string {
         fixed(latency.deepCursor.largeMs, 3),
       ],
     )
+    const tail = latency.tailPage
+    if (tail) {
+      rows.push(
+        [
+          `list after=${tail.smallAfter} (last page, uncached), ${small} tasks`,
+          fixed(tail.smallMs, 3),
+        ],
+        [
+          `list after=${tail.largeAfter} (last page, uncached), ${large} tasks`,
+          fixed(tail.largeMs, 3),
+        ],
+      )
+    }
   }
   if (streaming) {
     rows.push(

@@ -57,6 +57,8 @@ export interface BenchResults {
     largeTasks: number
     firstPage: LatencyPair
     deepCursor: LatencyPair & { smallAfter: number; largeAfter: number }
+    /** The last, partial page (10 tasks after the cursor): never cached, always a query. */
+    tailPage?: LatencyPair & { smallAfter: number; largeAfter: number }
   }
   streaming?: {
     tasks: number
