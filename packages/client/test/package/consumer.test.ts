@@ -122,7 +122,7 @@ let dir: string
 let server: Awaited<ReturnType<typeof startServer>>
 
 describe('the packed packages, installed with npm outside the repository', {
-  timeout: 60_000,
+  timeout: 180_000,
 }, () => {
   beforeAll(async () => {
     const { contract, client } = inject('tarballs')

@@ -31,7 +31,7 @@ describe.each(['client', 'contract'] as const)('@tasklane/%s as published', (nam
       strict: true,
     })
     expect(messages).toEqual([])
-  })
+  }, 60_000)
 
   it('has no problems according to attw --pack', async () => {
     const { stdout } = await run(ATTW, ['--pack', unpacked(name), '--format', 'json'], {
@@ -39,5 +39,5 @@ describe.each(['client', 'contract'] as const)('@tasklane/%s as published', (nam
     }).catch((error: { stdout: string }) => error)
     const report = JSON.parse(stdout) as { analysis: { problems: unknown[] } }
     expect(report.analysis.problems).toEqual([])
-  }, 60_000)
+  }, 120_000)
 })
