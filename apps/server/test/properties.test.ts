@@ -13,7 +13,9 @@ import { startServer, type TestServer } from './helpers.js'
  */
 
 const SEED = 20_260_505
-const TIME_LIMIT_MS = 6_000
+const TIME_LIMIT_MS = 8_000
+/** Per test: the property's own limit plus the requests around it. */
+const TEST_TIMEOUT_MS = 30_000
 const BODY_LIMIT = 64 * 1024
 
 // TypeBox checks `format` on strings only; the contract's formats are integer ranges.
@@ -345,79 +347,83 @@ const validKey = (key: string) => /^[\x21-\x7e]{1,255}$/.test(key)
 // ---------------------------------------------------------------------------------------
 
 describe('POST /task with generated input', () => {
-  it('never fails with a 5xx, answers every failure as { code, message }, and creates exactly the valid tasks', async () => {
-    const statuses = new Set<number>()
-    await fc.assert(
-      fc.asyncProperty(
-        bodyText,
-        fc.oneof(
-          { weight: 6, arbitrary: jsonContentType },
-          { weight: 1, arbitrary: otherContentType },
-        ),
-        fc.option(idempotencyKey, { freq: 3 }),
-        async (body, contentType, key) => {
-          const headers: [string, string][] = [['content-type', contentType]]
-          if (key !== null) headers.push(['idempotency-key', key])
-          const reply = await send('POST', '/task', headers, body)
-          const answer = expectWellFormed(reply)
-          statuses.add(reply.status)
+  it(
+    'never fails with a 5xx, answers every failure as { code, message }, and creates exactly the valid tasks',
+    async () => {
+      const statuses = new Set<number>()
+      await fc.assert(
+        fc.asyncProperty(
+          bodyText,
+          fc.oneof(
+            { weight: 6, arbitrary: jsonContentType },
+            { weight: 1, arbitrary: otherContentType },
+          ),
+          fc.option(idempotencyKey, { freq: 3 }),
+          async (body, contentType, key) => {
+            const headers: [string, string][] = [['content-type', contentType]]
+            if (key !== null) headers.push(['idempotency-key', key])
+            const reply = await send('POST', '/task', headers, body)
+            const answer = expectWellFormed(reply)
+            statuses.add(reply.status)
 
-          const jsonType = /^[ \t]*application\/json[ \t]*(;.*)?$/is.test(contentType)
-          let parsed: unknown
-          try {
-            parsed = JSON.parse(body)
-          } catch {
-            parsed = undefined
-          }
-          const isTask =
-            parsed !== null &&
-            typeof parsed === 'object' &&
-            !Array.isArray(parsed) &&
-            Object.keys(parsed).every((k) => k === 'name' || k === 'tag') &&
-            validText((parsed as { name?: unknown }).name, 200) &&
-            (!Object.hasOwn(parsed, 'tag') || validText((parsed as { tag?: unknown }).tag, 64))
-          const sentKey = key === null ? undefined : headerValue(key)
-
-          if (!jsonType) {
-            expect(reply.status).toBe(415)
-          } else if (Buffer.byteLength(body) > BODY_LIMIT) {
-            expect(reply.status).toBe(413)
-          } else if (!isTask || (sentKey !== undefined && !validKey(sentKey))) {
-            expect(reply.status).toBe(400)
-          } else {
-            const task = parsed as { name: string; tag?: string }
-            const first = sentKey === undefined ? undefined : usedKeys.get(sentKey)
-            if (first && (first.name !== task.name || first.tag !== task.tag)) {
-              expect(reply.status).toBe(422)
-              return
+            const jsonType = /^[ \t]*application\/json[ \t]*(;.*)?$/is.test(contentType)
+            let parsed: unknown
+            try {
+              parsed = JSON.parse(body)
+            } catch {
+              parsed = undefined
             }
-            expect(reply.status).toBe(201)
-            expectTask(answer)
-            expect(answer).toStrictEqual({ id: answer.id, ...task })
-            expect(reply.headers.location).toBe(`/tasks/${answer.id}`)
-            if (first) {
-              expect(answer.id).toBe(first.id)
-              expect(reply.headers['idempotent-replayed']).toBe('true')
+            const isTask =
+              parsed !== null &&
+              typeof parsed === 'object' &&
+              !Array.isArray(parsed) &&
+              Object.keys(parsed).every((k) => k === 'name' || k === 'tag') &&
+              validText((parsed as { name?: unknown }).name, 200) &&
+              (!Object.hasOwn(parsed, 'tag') || validText((parsed as { tag?: unknown }).tag, 64))
+            const sentKey = key === null ? undefined : headerValue(key)
+
+            if (!jsonType) {
+              expect(reply.status).toBe(415)
+            } else if (Buffer.byteLength(body) > BODY_LIMIT) {
+              expect(reply.status).toBe(413)
+            } else if (!isTask || (sentKey !== undefined && !validKey(sentKey))) {
+              expect(reply.status).toBe(400)
             } else {
-              expect(created.has(answer.id)).toBe(false)
-              expect(reply.headers['idempotent-replayed']).toBeUndefined()
+              const task = parsed as { name: string; tag?: string }
+              const first = sentKey === undefined ? undefined : usedKeys.get(sentKey)
+              if (first && (first.name !== task.name || first.tag !== task.tag)) {
+                expect(reply.status).toBe(422)
+                return
+              }
+              expect(reply.status).toBe(201)
+              expectTask(answer)
+              expect(answer).toStrictEqual({ id: answer.id, ...task })
+              expect(reply.headers.location).toBe(`/tasks/${answer.id}`)
+              if (first) {
+                expect(answer.id).toBe(first.id)
+                expect(reply.headers['idempotent-replayed']).toBe('true')
+              } else {
+                expect(created.has(answer.id)).toBe(false)
+                expect(reply.headers['idempotent-replayed']).toBeUndefined()
+              }
+              created.set(answer.id, task)
+              if (sentKey !== undefined && !first) usedKeys.set(sentKey, { ...task, id: answer.id })
             }
-            created.set(answer.id, task)
-            if (sentKey !== undefined && !first) usedKeys.set(sentKey, { ...task, id: answer.id })
-          }
+          },
+        ),
+        {
+          seed: SEED,
+          numRuns: 1000,
+          interruptAfterTimeLimit: TIME_LIMIT_MS,
+          markInterruptAsFailure: false,
         },
-      ),
-      {
-        seed: SEED,
-        numRuns: 2000,
-        interruptAfterTimeLimit: TIME_LIMIT_MS,
-        markInterruptAsFailure: false,
-      },
-    )
-    expect(created.size).toBeGreaterThan(100)
-    // The generators reach every outcome, so each branch above was really checked.
-    expect([...statuses].sort()).toEqual([201, 400, 413, 415, 422])
-  })
+      )
+      expect(created.size).toBeGreaterThan(100)
+      // The generators reach every outcome, so each branch above was really checked.
+      expect([...statuses].sort()).toEqual([201, 400, 413, 415, 422])
+    },
+    TEST_TIMEOUT_MS,
+  )
 
   it('lists every acknowledged task exactly once, unchanged, and nothing else', async () => {
     const reply = await send('GET', '/tasks')
@@ -543,100 +549,108 @@ describe('GET /tasks with generated query strings', () => {
     }
   })
 
-  it('never fails with a 5xx, answers every failure as { code, message }, and returns valid pages', async () => {
-    const outcomes = new Set<number | string>()
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(queryPair, { maxLength: 4 }),
-        fc.constantFrom('&', '&&', ';'),
-        async (pairs, separator) => {
-          const query = pairs
-            .map(({ key, value, keyEncoding, valueEncoding, bytes }) => {
-              const k = encode(key, keyEncoding, keyEncoding === 'bytes' ? bytes : [])
-              return value === null
-                ? k
-                : `${k}=${encode(value, valueEncoding, valueEncoding === 'bytes' ? bytes : [])}`
-            })
-            .join(separator)
-          const reply = await send('GET', `/tasks?${query}`)
-          const answer = expectWellFormed(reply)
-          outcomes.add(
-            reply.status === 200 && (answer as unknown[]).length > 0 ? 'tasks' : reply.status,
-          )
+  it(
+    'never fails with a 5xx, answers every failure as { code, message }, and returns valid pages',
+    async () => {
+      const outcomes = new Set<number | string>()
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(queryPair, { maxLength: 4 }),
+          fc.constantFrom('&', '&&', ';'),
+          async (pairs, separator) => {
+            const query = pairs
+              .map(({ key, value, keyEncoding, valueEncoding, bytes }) => {
+                const k = encode(key, keyEncoding, keyEncoding === 'bytes' ? bytes : [])
+                return value === null
+                  ? k
+                  : `${k}=${encode(value, valueEncoding, valueEncoding === 'bytes' ? bytes : [])}`
+              })
+              .join(separator)
+            const reply = await send('GET', `/tasks?${query}`)
+            const answer = expectWellFormed(reply)
+            outcomes.add(
+              reply.status === 200 && (answer as unknown[]).length > 0 ? 'tasks' : reply.status,
+            )
 
-          const plain = pairs.every(
-            (p) => p.keyEncoding !== 'bytes' && p.valueEncoding !== 'bytes' && separator !== ';',
-          )
-          const keys = pairs.map((p) => p.key)
-          if (plain && keys.some((k) => k !== '' && !['limit', 'after', 'tag'].includes(k))) {
-            expect(reply.status).toBe(400)
-          }
-          if (plain && new Set(keys).size < keys.length) expect(reply.status).toBe(400)
-          if (reply.status !== 200) {
-            expect(reply.status).toBe(400)
-            return
-          }
-          expect(Array.isArray(answer)).toBe(true)
-          const tasks = answer as unknown[]
-          for (const task of tasks) expectTask(task)
-          const ids = (tasks as { id: number }[]).map((task) => task.id)
-          expect(ids).toEqual([...new Set(ids)].sort((a, b) => a - b))
-          if (!plain) return
-          const given = Object.fromEntries(pairs.map((p) => [p.key, p.value]))
-          if (given.limit !== undefined)
-            expect(tasks.length).toBeLessThanOrEqual(Number(given.limit))
-          if (given.after !== undefined) {
-            for (const id of ids) expect(id).toBeGreaterThan(Number(given.after))
-          }
-          if (given.tag !== undefined) {
-            for (const task of tasks) expect((task as { tag?: string }).tag).toBe(given.tag)
-          }
+            const plain = pairs.every(
+              (p) => p.keyEncoding !== 'bytes' && p.valueEncoding !== 'bytes' && separator !== ';',
+            )
+            const keys = pairs.map((p) => p.key)
+            if (plain && keys.some((k) => k !== '' && !['limit', 'after', 'tag'].includes(k))) {
+              expect(reply.status).toBe(400)
+            }
+            if (plain && new Set(keys).size < keys.length) expect(reply.status).toBe(400)
+            if (reply.status !== 200) {
+              expect(reply.status).toBe(400)
+              return
+            }
+            expect(Array.isArray(answer)).toBe(true)
+            const tasks = answer as unknown[]
+            for (const task of tasks) expectTask(task)
+            const ids = (tasks as { id: number }[]).map((task) => task.id)
+            expect(ids).toEqual([...new Set(ids)].sort((a, b) => a - b))
+            if (!plain) return
+            const given = Object.fromEntries(pairs.map((p) => [p.key, p.value]))
+            if (given.limit !== undefined)
+              expect(tasks.length).toBeLessThanOrEqual(Number(given.limit))
+            if (given.after !== undefined) {
+              for (const id of ids) expect(id).toBeGreaterThan(Number(given.after))
+            }
+            if (given.tag !== undefined) {
+              for (const task of tasks) expect((task as { tag?: string }).tag).toBe(given.tag)
+            }
+          },
+        ),
+        {
+          seed: SEED,
+          numRuns: 500,
+          interruptAfterTimeLimit: TIME_LIMIT_MS,
+          markInterruptAsFailure: false,
         },
-      ),
-      {
-        seed: SEED,
-        numRuns: 800,
-        interruptAfterTimeLimit: TIME_LIMIT_MS,
-        markInterruptAsFailure: false,
-      },
-    )
-    expect([...outcomes].sort()).toEqual([200, 400, 'tasks'])
-  })
+      )
+      expect([...outcomes].sort()).toEqual([200, 400, 'tasks'])
+    },
+    TEST_TIMEOUT_MS,
+  )
 })
 
 describe('GET /tasks/{id} with generated ids', () => {
-  it('answers 200 with a Task, 404 or 400, and never anything else', async () => {
-    const idText = fc.oneof(
-      fc.integer({ min: -5, max: 5000 }).map(String),
-      fc.constantFrom(
-        '0',
-        '1.0',
-        '1e2',
-        '9007199254740992',
-        '99999999999999999999',
-        '%31',
-        'x',
-        '%00',
-        '%F0%9F%98%80',
-      ),
-      fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 6 }).map(encodeURIComponent),
-    )
-    await fc.assert(
-      fc.asyncProperty(idText, async (id) => {
-        const reply = await send('GET', `/tasks/${id}`)
-        const answer = expectWellFormed(reply)
-        expect([200, 400, 404]).toContain(reply.status)
-        if (reply.status === 200) {
-          expectTask(answer)
-          expect(answer.id).toBe(Number(decodeURIComponent(id)))
-        }
-      }),
-      {
-        seed: SEED,
-        numRuns: 500,
-        interruptAfterTimeLimit: TIME_LIMIT_MS / 2,
-        markInterruptAsFailure: false,
-      },
-    )
-  })
+  it(
+    'answers 200 with a Task, 404 or 400, and never anything else',
+    async () => {
+      const idText = fc.oneof(
+        fc.integer({ min: -5, max: 5000 }).map(String),
+        fc.constantFrom(
+          '0',
+          '1.0',
+          '1e2',
+          '9007199254740992',
+          '99999999999999999999',
+          '%31',
+          'x',
+          '%00',
+          '%F0%9F%98%80',
+        ),
+        fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 6 }).map(encodeURIComponent),
+      )
+      await fc.assert(
+        fc.asyncProperty(idText, async (id) => {
+          const reply = await send('GET', `/tasks/${id}`)
+          const answer = expectWellFormed(reply)
+          expect([200, 400, 404]).toContain(reply.status)
+          if (reply.status === 200) {
+            expectTask(answer)
+            expect(answer.id).toBe(Number(decodeURIComponent(id)))
+          }
+        }),
+        {
+          seed: SEED,
+          numRuns: 300,
+          interruptAfterTimeLimit: TIME_LIMIT_MS / 2,
+          markInterruptAsFailure: false,
+        },
+      )
+    },
+    TEST_TIMEOUT_MS,
+  )
 })
