@@ -93,7 +93,7 @@ export function createTaskWriter(
           await database.serializeWrites(trx)
           return apply(trx, batch, now())
         })
-        batch.forEach((item, i) => item.resolve(outcomes[i] as Created | 'conflict'))
+        for (const [i, item] of batch.entries()) item.resolve(outcomes[i] as Created | 'conflict')
       } catch (error) {
         for (const item of batch) item.reject(error)
       }
