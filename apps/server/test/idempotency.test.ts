@@ -401,5 +401,5 @@ describe('Idempotency-Key after kill -9 mid-batch (real process)', () => {
       expect([JSON.parse(answer.body).id, answer.replayed]).toEqual([request.id, 'true'])
     }
     expect(await listAll(server)).toHaveLength(sent.length)
-  }, 30_000)
+  }, 60_000)
 })
