@@ -9,6 +9,8 @@ export default mergeConfig(
     test: {
       name: 'server-postgres',
       env: { TASKLANE_TEST_DATABASE: 'postgres' },
+      // After the build of vitest.config.ts: checks the server is up, copies the build.
+      globalSetup: ['test/global-setup-postgres.ts'],
     },
   }),
 )

@@ -137,8 +137,10 @@ export async function createTask(
   task: { name: string; tag?: string },
 ): Promise<Task> {
   const response = await postJson(server, task)
-  expect(response.status).toBe(201)
-  return (await response.json()) as Task
+  const body = (await response.json()) as Task
+  // The body in the failure message says why (a 503's message, say).
+  expect({ status: response.status, body }).toEqual({ status: 201, body: expect.anything() })
+  return body
 }
 
 /** Inserts many tasks directly in one transaction (fast setup for large lists). */
