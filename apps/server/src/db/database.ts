@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
-import { Kysely, SqliteDialect, type Transaction } from 'kysely'
+import { Kysely, type SqliteDatabase, SqliteDialect, type Transaction } from 'kysely'
 import type { DatabaseConfig } from '../config.js'
 import { migrate } from './migrations.js'
 import { openPostgres } from './postgres.js'
@@ -38,11 +38,34 @@ function openSqlite(filename: string): SQLite.Database {
   return sqlite
 }
 
+/**
+ * better-sqlite3 compiles SQL on every `prepare`, and Kysely prepares every query it
+ * runs. The SQL of a query shape never changes (values are bound parameters), so each
+ * statement is compiled once and reused. The cache is bounded in case shapes multiply.
+ */
+function withStatementCache(sqlite: SQLite.Database, max = 256): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>()
+  return {
+    close: () => sqlite.close(),
+    prepare(sql) {
+      let statement = statements.get(sql)
+      if (statement === undefined) {
+        if (statements.size >= max) statements.clear()
+        statement = sqlite.prepare(sql)
+        statements.set(sql, statement)
+      }
+      return statement
+    },
+  }
+}
+
 /** Opens the configured database and runs pending migrations. */
 export async function openDatabase(config: DatabaseConfig): Promise<Database> {
   if (config.kind === 'postgres') return openPostgres(config.url, config.poolSize)
   const sqlite = openSqlite(config.filename)
-  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) })
+  const db = new Kysely<Schema>({
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+  })
   try {
     await migrate(db, 'sqlite')
   } catch (error) {
