@@ -1,25 +1,23 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../src/app.js'
 import { ConfigError, loadConfig, parseCorsOrigins } from '../src/config.js'
 import { openDatabase } from '../src/db/database.js'
+import { createTestDatabase } from './helpers.js'
 
 const ALLOWED = 'http://app.example.test'
 const OTHER = 'http://evil.example.test'
 
 async function open(corsOrigins?: readonly string[]) {
-  const dir = await mkdtemp(join(tmpdir(), 'tasklane-cors-'))
-  const database = await openDatabase({ kind: 'sqlite', filename: join(dir, 'tasks.db') })
+  const testDatabase = await createTestDatabase()
+  const database = await openDatabase(testDatabase.config)
   const app = await buildApp({ database, corsOrigins })
   return {
     app,
     async close() {
       await app.close()
       await database.close()
-      await rm(dir, { recursive: true, force: true })
+      await testDatabase.drop()
     },
   }
 }
