@@ -25,8 +25,10 @@ const UNAVAILABLE_MESSAGES = [
   'is not queryable',
   'is not currently accepting connections',
   'the database system is',
-  // The handle was closed (the server is shutting down).
+  // The handle was closed (the server is shutting down): Kysely's and better-sqlite3's words.
   'driver has already been destroyed',
+  'The database connection is not open',
+  'The SQLite writer is closed.',
 ]
 
 /**
