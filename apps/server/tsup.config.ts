@@ -9,4 +9,6 @@ export default defineConfig({
   sourcemap: true,
   // The contract is a workspace package written in TypeScript: bundle it in.
   noExternal: ['@tasklane/contract'],
+  // The SQLite write worker is plain JavaScript that Node loads by path: ship it as is.
+  onSuccess: 'cp src/db/sqlite-worker.mjs dist/',
 })

@@ -169,7 +169,7 @@ describe('Idempotency-Key on POST /task', () => {
   })
 
   it('answers 409 to a repeat while the first request with the key is still in flight', async () => {
-    // The first create is held inside its transaction, before the commit, until released.
+    // The first create is held on its way to the database, before its commit, until released.
     let release!: () => void
     const released = new Promise<void>((resolve) => {
       release = resolve
@@ -180,10 +180,10 @@ describe('Idempotency-Key on POST /task', () => {
     })
     const server = await serve(filename, (database) => ({
       ...database,
-      serializeWrites: async (trx) => {
-        await database.serializeWrites(trx)
+      writeTasks: async (items, now, notBefore) => {
         entered()
         await released
+        return database.writeTasks(items, now, notBefore)
       },
     }))
     const first = post(server, { name: 'Slow one' }, 'k-409')

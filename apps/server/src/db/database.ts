@@ -1,21 +1,37 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
+import type { Task } from '@tasklane/contract'
 import SQLite from 'better-sqlite3'
-import { Kysely, type SqliteDatabase, SqliteDialect, type Transaction } from 'kysely'
+import { Kysely, type SqliteDatabase, SqliteDialect } from 'kysely'
 import type { DatabaseConfig } from '../config.js'
+import { applyWrites } from '../tasks/repository.js'
 import { migrate } from './migrations.js'
 import { openPostgres } from './postgres.js'
 import type { Schema } from './schema.js'
+import { createSqliteWriter } from './sqlite-writer.js'
+
+/** One create of a batch: the task, and its Idempotency-Key with a digest of the body. */
+export interface TaskWrite {
+  readonly name: string
+  readonly tag?: string | undefined
+  readonly key?: string | undefined
+  readonly fingerprint: string
+}
+
+/** What a create came to: a new task, the task its key created before, or a key clash. */
+export type WriteOutcome = { task: Task; replayed: boolean } | 'conflict'
 
 /** An open, migrated database. */
 export interface Database {
   readonly kind: DatabaseConfig['kind']
+  /** For reads and migrations; creates go through writeTasks. */
   readonly db: Kysely<Schema>
   /**
-   * Called first in every write transaction: writers take turns, so ids are assigned
-   * in commit order. SQLite has one writer at a time already.
+   * Commits a batch of creates in one transaction (one fsync), checking and storing
+   * each Idempotency-Key with its task. Keys created before `notBefore` have expired.
+   * Ids are assigned in commit order, across every server on the database.
    */
-  serializeWrites(trx: Transaction<Schema>): Promise<void>
+  writeTasks(items: TaskWrite[], now: number, notBefore: number): Promise<WriteOutcome[]>
   close(): Promise<void>
 }
 
@@ -72,10 +88,24 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
     await db.destroy()
     throw error
   }
+  if (config.filename === ':memory:') {
+    // A second connection would see another, empty database: write on this one.
+    return {
+      kind: 'sqlite',
+      db,
+      writeTasks: (items, now, notBefore) =>
+        db.transaction().execute((trx) => applyWrites(trx, items, now, notBefore)),
+      close: () => db.destroy(),
+    }
+  }
+  const writer = createSqliteWriter(config.filename)
   return {
     kind: 'sqlite',
     db,
-    serializeWrites: async () => {},
-    close: () => db.destroy(),
+    writeTasks: (items, now, notBefore) => writer.write(items, now, notBefore),
+    async close() {
+      await writer.close()
+      await db.destroy()
+    },
   }
 }

@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect, sql } from 'kysely'
 import pg from 'pg'
+import { applyWrites } from '../tasks/repository.js'
 import type { Database } from './database.js'
 import { migrate } from './migrations.js'
 import type { Schema } from './schema.js'
@@ -66,11 +67,13 @@ export async function openPostgres(url: string, poolSize = DEFAULT_POOL_SIZE): P
     // is held and the lock is released only once the commit is visible, so ids appear
     // in commit order and a reader paging with `after` never skips a task. The lock is
     // keyed by the tasks table's oid, so deployments in other schemas do not contend.
-    serializeWrites: async (trx) => {
-      await sql`select pg_advisory_xact_lock(${sql.lit(WRITE_LOCK_CLASS)}, 'tasks'::regclass::oid::int)`.execute(
-        trx,
-      )
-    },
+    writeTasks: (items, now, notBefore) =>
+      db.transaction().execute(async (trx) => {
+        await sql`select pg_advisory_xact_lock(${sql.lit(WRITE_LOCK_CLASS)}, 'tasks'::regclass::oid::int)`.execute(
+          trx,
+        )
+        return applyWrites(trx, items, now, notBefore)
+      }),
     close: () => db.destroy(),
   }
 }

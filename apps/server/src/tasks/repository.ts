@@ -1,5 +1,6 @@
 import type { NewTask, Task } from '@tasklane/contract'
 import type { Kysely } from 'kysely'
+import type { TaskWrite, WriteOutcome } from '../db/database.js'
 import type { Schema } from '../db/schema.js'
 
 type Db = Kysely<Schema>
@@ -128,4 +129,39 @@ export async function* streamTasks(
     remaining -= tasks.length
     after = (tasks.at(-1) as Task).id
   }
+}
+
+/**
+ * The steps of a batch of creates inside one write transaction: a fresh key with the
+ * same body replays its task, with another body it clashes; otherwise the task is
+ * inserted and its key stored beside it. (db/sqlite-worker.mjs does the same on
+ * prepared statements.)
+ */
+export async function applyWrites(
+  trx: Db,
+  items: TaskWrite[],
+  now: number,
+  notBefore: number,
+): Promise<WriteOutcome[]> {
+  const outcomes: WriteOutcome[] = []
+  for (const item of items) {
+    const known =
+      item.key === undefined ? undefined : await findIdempotencyKey(trx, item.key, notBefore)
+    if (known) {
+      const task = known.fingerprint === item.fingerprint && (await findTask(trx, known.taskId))
+      outcomes.push(task ? { task, replayed: true } : 'conflict')
+      continue
+    }
+    const task = await insertTask(trx, { name: item.name, tag: item.tag })
+    if (item.key !== undefined) {
+      await saveIdempotencyKey(trx, {
+        key: item.key,
+        fingerprint: item.fingerprint,
+        taskId: task.id,
+        createdAt: now,
+      })
+    }
+    outcomes.push({ task, replayed: false })
+  }
+  return outcomes
 }

@@ -1,10 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { NewTask, Task } from '@tasklane/contract'
-import type { Kysely } from 'kysely'
-import type { Database } from '../db/database.js'
-import type { Schema } from '../db/schema.js'
+import type { Database, TaskWrite, WriteOutcome } from '../db/database.js'
 import { HttpError } from '../errors.js'
-import { findIdempotencyKey, findTask, insertTask, saveIdempotencyKey } from './repository.js'
 
 /** How long a repeat with the same Idempotency-Key replays the first response. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000
@@ -23,11 +20,8 @@ export interface TaskWriter {
   close(): Promise<void>
 }
 
-interface Pending {
-  task: NewTask
-  key: string | undefined
-  fingerprint: string
-  resolve(outcome: Created | 'conflict'): void
+interface Pending extends TaskWrite {
+  resolve(outcome: WriteOutcome): void
   reject(error: unknown): void
 }
 
@@ -35,33 +29,6 @@ function fingerprint(task: NewTask): string {
   return createHash('sha256')
     .update(JSON.stringify([task.name, task.tag ?? null]))
     .digest('base64url')
-}
-
-async function apply(
-  trx: Kysely<Schema>,
-  batch: Pending[],
-  now: number,
-): Promise<(Created | 'conflict')[]> {
-  const outcomes: (Created | 'conflict')[] = []
-  for (const item of batch) {
-    const known = item.key && (await findIdempotencyKey(trx, item.key, now - IDEMPOTENCY_TTL_MS))
-    if (known) {
-      const task = known.fingerprint === item.fingerprint && (await findTask(trx, known.taskId))
-      outcomes.push(task ? { task, replayed: true } : 'conflict')
-      continue
-    }
-    const task = await insertTask(trx, item.task)
-    if (item.key) {
-      await saveIdempotencyKey(trx, {
-        key: item.key,
-        fingerprint: item.fingerprint,
-        taskId: task.id,
-        createdAt: now,
-      })
-    }
-    outcomes.push({ task, replayed: false })
-  }
-  return outcomes
 }
 
 /**
@@ -88,12 +55,17 @@ export function createTaskWriter(
       // Yield to the event loop so that requests already received join this batch.
       await new Promise((resolve) => setImmediate(resolve))
       const batch = queue.splice(0, maxBatch)
+      // Plain data only: the batch may cross to a worker thread.
+      const items = batch.map(({ name, tag, key, fingerprint }) => ({
+        name,
+        tag,
+        key,
+        fingerprint,
+      }))
+      const time = now()
       try {
-        const outcomes = await database.db.transaction().execute(async (trx) => {
-          await database.serializeWrites(trx)
-          return apply(trx, batch, now())
-        })
-        for (const [i, item] of batch.entries()) item.resolve(outcomes[i] as Created | 'conflict')
+        const outcomes = await database.writeTasks(items, time, time - IDEMPOTENCY_TTL_MS)
+        for (const [i, item] of batch.entries()) item.resolve(outcomes[i] as WriteOutcome)
       } catch (error) {
         for (const item of batch) item.reject(error)
       }
@@ -118,8 +90,10 @@ export function createTaskWriter(
       }
       if (key !== undefined) inFlight.add(key)
       try {
-        const outcome = await new Promise<Created | 'conflict'>((resolve, reject) => {
-          queue.push({ task, key, fingerprint: fingerprint(task), resolve, reject })
+        const outcome = await new Promise<WriteOutcome>((resolve, reject) => {
+          // Only a keyed create is ever compared with another: hash only those.
+          const digest = key === undefined ? '' : fingerprint(task)
+          queue.push({ name: task.name, tag: task.tag, key, fingerprint: digest, resolve, reject })
           draining ??= drain()
         })
         if (outcome === 'conflict') {
