@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync } from 'node:fs'
+import { cpSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
@@ -6,7 +6,7 @@ import pg from 'pg'
 const SERVER_DIR = join(dirname(fileURLToPath(import.meta.url)), '..')
 
 /**
- * The build that the multi-instance tests run. A copy of dist/main.js, taken before any
+ * The build that the multi-instance tests run. A copy of dist/, taken before any
  * test starts: a test that rebuilds dist/ (`pnpm start`) cannot pull it from under
  * processes being spawned. It stays inside apps/server so its imports still resolve.
  */
@@ -26,7 +26,7 @@ export default async function setup(): Promise<void> {
   } finally {
     await client.end().catch(() => {})
   }
-  mkdirSync(dirname(INSTANCE_MAIN_JS), { recursive: true })
-  copyFileSync(join(SERVER_DIR, 'dist/main.js'), INSTANCE_MAIN_JS)
-  copyFileSync(join(SERVER_DIR, 'dist/main.js.map'), `${INSTANCE_MAIN_JS}.map`)
+  // The whole of dist/: main.js may load files beside it.
+  rmSync(dirname(INSTANCE_MAIN_JS), { recursive: true, force: true })
+  cpSync(join(SERVER_DIR, 'dist'), dirname(INSTANCE_MAIN_JS), { recursive: true })
 }
