@@ -1,0 +1,106 @@
+import SQLite from 'better-sqlite3'
+import pg from 'pg'
+import { describe, expect, it } from 'vitest'
+import { isDatabaseUnavailable } from '../src/db/unavailable.js'
+import { adminQuery, onPostgres, POSTGRES_URL } from './helpers.js'
+
+/** The error `action` rejects with. */
+async function failure(action: () => Promise<unknown>): Promise<unknown> {
+  try {
+    await action()
+  } catch (error) {
+    return error
+  }
+  throw new Error('expected a failure')
+}
+
+describe('isDatabaseUnavailable: which failures are 503 rather than 500', () => {
+  it('is true for a closed SQLite handle, false for a constraint violation', () => {
+    const sqlite = new SQLite(':memory:')
+    sqlite.exec('create table t (id integer primary key)')
+    sqlite.exec('insert into t values (1)')
+    let constraint: unknown
+    try {
+      sqlite.exec('insert into t values (1)')
+    } catch (error) {
+      constraint = error
+    }
+    expect(isDatabaseUnavailable(constraint)).toBe(false)
+    sqlite.close()
+    let closed: unknown
+    try {
+      sqlite.exec('select 1')
+    } catch (error) {
+      closed = error
+    }
+    expect(isDatabaseUnavailable(closed)).toBe(true)
+  })
+
+  it('is false for anything that is not an Error', () => {
+    expect(isDatabaseUnavailable('ECONNREFUSED')).toBe(false)
+    expect(isDatabaseUnavailable({ code: '08006' })).toBe(false)
+    expect(isDatabaseUnavailable(undefined)).toBe(false)
+  })
+})
+
+describe.runIf(onPostgres)('isDatabaseUnavailable with real PostgreSQL failures', () => {
+  it('is true when nothing listens at the address (ECONNREFUSED)', async () => {
+    const client = new pg.Client({ host: '127.0.0.1', port: 1, connectionTimeoutMillis: 2_000 })
+    const error = await failure(() => client.connect())
+    expect(isDatabaseUnavailable(error)).toBe(true)
+  })
+
+  it('is true when every pooled connection stays busy past the connect timeout', async () => {
+    const pool = new pg.Pool({
+      connectionString: POSTGRES_URL,
+      max: 1,
+      connectionTimeoutMillis: 200,
+    })
+    const held = await pool.connect()
+    try {
+      const error = await failure(() => pool.query('select 1'))
+      expect((error as Error).message).toMatch(/timeout/)
+      expect(isDatabaseUnavailable(error)).toBe(true)
+    } finally {
+      held.release()
+      await pool.end()
+    }
+  })
+
+  it('is true for a query whose backend is terminated (57P01) and for the dead client after it', async () => {
+    const client = new pg.Client({ connectionString: POSTGRES_URL })
+    client.on('error', () => {})
+    await client.connect()
+    const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid')
+    const sleeping = failure(() => client.query('select pg_sleep(10)'))
+    // Wait until the sleep is running, then cut the connection from the server side.
+    for (let i = 0; i < 50; i++) {
+      const [activity] = await adminQuery<{ state: string }>(
+        'select state from pg_stat_activity where pid = $1',
+        [rows[0]?.pid],
+      )
+      if (activity?.state === 'active') break
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    await adminQuery('select pg_terminate_backend($1)', [rows[0]?.pid])
+    const error = await sleeping
+    expect(isDatabaseUnavailable(error)).toBe(true)
+    expect(isDatabaseUnavailable(await failure(() => client.query('select 1')))).toBe(true)
+    await client.end().catch(() => {})
+  })
+
+  it('is false for errors in the query itself: syntax, constraint, out of range', async () => {
+    for (const text of [
+      'selec 1',
+      'select 1/0',
+      "select 'x'::int",
+      'create temporary table t (id int primary key); insert into t values (1), (1)',
+    ]) {
+      const error = await failure(() => adminQuery(text))
+      expect({ text, unavailable: isDatabaseUnavailable(error) }).toEqual({
+        text,
+        unavailable: false,
+      })
+    }
+  })
+})
