@@ -29,6 +29,8 @@ export interface AppOptions extends GuardOptions {
   readonly requestTimeoutMs?: number
   /** Slow clients: ms within which a request's headers must arrive (default 10 s). */
   readonly headersTimeoutMs?: number
+  /** Concurrent creates share one commit (default); false: one commit per create. */
+  readonly groupCommit?: boolean
 }
 
 /** Builds the whole application; it never listens (main.ts does, tests may inject). */
@@ -38,6 +40,7 @@ export async function buildApp({
   corsOrigins = [],
   requestTimeoutMs = 30_000,
   headersTimeoutMs = 10_000,
+  groupCommit = true,
   ...guards
 }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -158,6 +161,6 @@ export async function buildApp({
       : sendError(reply, { status: 503, message: 'The database is not reachable.' }),
   )
 
-  await app.register(taskRoutes, { database })
+  await app.register(taskRoutes, { database, groupCommit })
   return app
 }

@@ -25,6 +25,8 @@ export interface Config {
   readonly rateLimitPerMinute: number
   /** Event-loop delay (ms) above which requests are shed with 503; 0: never. */
   readonly maxEventLoopDelayMs: number
+  /** Concurrent creates share one commit (one fsync); off: one commit per create. */
+  readonly groupCommit: boolean
 }
 
 export const DEFAULT_DATABASE_FILE = 'data/tasklane.db'
@@ -67,6 +69,12 @@ function parseCount(name: string, value: string): number {
     throw new ConfigError(`${name} "${value}" is not a whole number.`)
   }
   return Number(value)
+}
+
+function parseSwitch(name: string, value: string): boolean {
+  if (/^(on|true|1)$/i.test(value)) return true
+  if (/^(off|false|0)$/i.test(value)) return false
+  throw new ConfigError(`${name} "${value}" is neither on nor off.`)
 }
 
 function parseApiToken(value: string | undefined): string | undefined {
@@ -144,6 +152,7 @@ export function loadConfig(
       'api-token': { type: 'string' },
       'rate-limit': { type: 'string' },
       'max-event-loop-delay-ms': { type: 'string' },
+      'group-commit': { type: 'string' },
     },
     strict: true,
   })
@@ -163,6 +172,7 @@ export function loadConfig(
     corsOrigins: parseCorsOrigins(values['cors-origins'] ?? env.CORS_ORIGINS),
     apiToken: parseApiToken(values['api-token'] ?? env.API_TOKEN),
     rateLimitPerMinute: parseCount('RATE_LIMIT', values['rate-limit'] ?? env.RATE_LIMIT ?? '0'),
+    groupCommit: parseSwitch('GROUP_COMMIT', values['group-commit'] ?? env.GROUP_COMMIT ?? 'on'),
     maxEventLoopDelayMs: parseCount(
       'MAX_EVENT_LOOP_DELAY_MS',
       values['max-event-loop-delay-ms'] ?? env.MAX_EVENT_LOOP_DELAY_MS ?? '1000',

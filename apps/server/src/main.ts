@@ -15,6 +15,7 @@ async function main(): Promise<void> {
     apiToken: config.apiToken,
     rateLimitPerMinute: config.rateLimitPerMinute,
     maxEventLoopDelayMs: config.maxEventLoopDelayMs,
+    groupCommit: config.groupCommit,
   })
   app.addHook('onClose', () => database.close())
   await app.listen({ port: config.port, host: config.host })

@@ -49,10 +49,13 @@ async function* jsonArray(chunks: AsyncIterable<Task[]>): AsyncGenerator<string>
 }
 
 /** GET /tasks, POST /task and GET /tasks/{id}, registered from the contract's route objects. */
-export async function taskRoutes(app: FastifyInstance, { database }: { database: Database }) {
+export async function taskRoutes(
+  app: FastifyInstance,
+  { database, groupCommit = true }: { database: Database; groupCommit?: boolean },
+) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
   const { db } = database
-  const writer = createTaskWriter(database)
+  const writer = createTaskWriter(database, { maxBatch: groupCommit ? 512 : 1 })
   const pages = new PageCache()
 
   // Resolves to nothing: Fastify's onReady takes a value it is handed as an error, so
