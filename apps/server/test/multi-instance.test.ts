@@ -190,6 +190,61 @@ describe.runIf(onPostgres)('three server processes on one PostgreSQL schema', ()
   }, 60_000)
 })
 
+describe.runIf(onPostgres)('an instance killed (SIGKILL) in the middle of writes', () => {
+  let testDatabase: TestDatabase
+  let instances: Instance[]
+
+  beforeAll(async () => {
+    testDatabase = await createTestDatabase()
+    const { config } = testDatabase
+    if (config.kind !== 'postgres') throw new Error('PostgreSQL only')
+    instances = await Promise.all(
+      [1, 2, 3].map(() => startInstance({ DATABASE_URL: config.url, DATABASE_POOL_SIZE: '3' })),
+    )
+  }, 30_000)
+
+  afterAll(async () => {
+    await Promise.all((instances ?? []).map((instance) => instance.stop()))
+    await testDatabase?.drop()
+  })
+
+  it('stalls nobody (its write lock dies with it) and loses no acknowledged task', async () => {
+    const [victim, ...survivors] = instances as [Instance, Instance, Instance]
+    const acknowledged: Task[] = []
+    let killed = false
+    const writers = instances.flatMap((instance, n) =>
+      [0, 1, 2, 3].map(async (w) => {
+        for (let i = 0; i < 40; i++) {
+          if (killed && instance === victim) return
+          const result = await create(instance, `writer ${n}.${w} task ${i}`).catch(() => ({
+            status: 0,
+            task: undefined,
+          }))
+          if (result.task) acknowledged.push(result.task)
+        }
+      }),
+    )
+    // Kill it while its writes are in full flow: some of its transactions hold the lock.
+    const fromVictim = () => acknowledged.filter((task) => task.name.startsWith('writer 0.'))
+    while (fromVictim().length < 10) await new Promise((resolve) => setTimeout(resolve, 5))
+    killed = true
+    victim.child.kill('SIGKILL')
+    const started = Date.now()
+    await Promise.all(writers)
+    // The survivors finished their 2 × 4 × 40 creates without waiting on a dead lock holder.
+    expect(Date.now() - started).toBeLessThan(15_000)
+    const afterKill = await Promise.all(survivors.map((instance) => create(instance, 'after')))
+    expect(afterKill.map((result) => result.status)).toEqual([201, 201])
+    expect(fromVictim().length).toBeLessThan(160)
+
+    const listed = await list(survivors[0])
+    expectIncreasing(listed.map((task) => task.id))
+    const ids = new Set(listed.map((task) => task.id))
+    expect(acknowledged.filter((task) => !ids.has(task.id))).toEqual([])
+    expect(await list(survivors[1])).toEqual(listed)
+  }, 60_000)
+})
+
 describe.runIf(onPostgres)('when the PostgreSQL database goes away and comes back', () => {
   const database = `tl_down_${randomBytes(6).toString('hex')}`
   let instance: Instance
