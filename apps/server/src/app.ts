@@ -12,7 +12,7 @@ import {
   registerErrorHandling,
   sendError,
 } from './errors.js'
-import { type GuardOptions, registerGuards } from './guards.js'
+import { type GuardOptions, registerGuards, setSecurityHeaders } from './guards.js'
 import { strictParams } from './strict-params.js'
 import { taskRoutes } from './tasks/routes.js'
 
@@ -91,25 +91,32 @@ export async function buildApp({
     })
   }
 
-  // HTTP/1.1 needs exactly one Host header (RFC 9112, section 3.2); Node keeps the first of several.
-  app.addHook('onRequest', async (request) => {
-    const { rawHeaders, httpVersion } = request.raw
-    const hosts = rawHeaders.filter((field, i) => i % 2 === 0 && field.toLowerCase() === 'host')
-    if (hosts.length > 1 || (hosts.length === 0 && httpVersion !== '1.0')) {
-      throw new HttpError(400, 'The request must carry exactly one Host header.')
-    }
-  })
-
+  // Every request passes this one hook first (one hook is cheaper than three):
+  // - HTTP/1.1 needs exactly one Host header (RFC 9112, section 3.2); Node keeps the first;
+  // - while draining, new requests on open connections get 503;
+  // - security headers go on every response, errors included.
   let draining = false
   app.addHook('preClose', async () => {
     draining = true
   })
-  app.addHook('onRequest', async (_request, reply) => {
-    if (draining) {
+  app.addHook('onRequest', (request, reply, done) => {
+    setSecurityHeaders(request, reply)
+    const { rawHeaders, httpVersion } = request.raw
+    let hosts = 0
+    for (let i = 0; i < rawHeaders.length; i += 2) {
+      if ((rawHeaders[i] as string).length === 4 && rawHeaders[i]?.toLowerCase() === 'host') hosts++
+    }
+    if (hosts > 1 || (hosts === 0 && httpVersion !== '1.0')) {
+      done(new HttpError(400, 'The request must carry exactly one Host header.'))
+    } else if (draining) {
       reply.header('Connection', 'close')
-      throw new HttpError(503, 'The server is shutting down; retry the request.', {
-        'Retry-After': '1',
-      })
+      done(
+        new HttpError(503, 'The server is shutting down; retry the request.', {
+          'Retry-After': '1',
+        }),
+      )
+    } else {
+      done()
     }
   })
   app.addHook('onResponse', async (request, reply) => {

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import rateLimit from '@fastify/rate-limit'
 import underPressure from '@fastify/under-pressure'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { HttpError } from './errors.js'
 
 /** How the server protects itself and its callers. */
@@ -57,21 +57,15 @@ const API_HEADERS = {
 
 /**
  * Security headers for a JSON API: nothing is sniffed, framed, cached or run as a page.
- * The /docs page keeps the defaults it needs to render.
+ * The /docs page keeps the defaults it needs to render. Called first on every request.
  */
-function securityHeaders(app: FastifyInstance): void {
-  app.addHook('onSend', async (request, reply) => {
-    if (request.url.startsWith('/docs')) {
-      reply.header('x-content-type-options', 'nosniff')
-      return
-    }
-    reply.headers(API_HEADERS)
-  })
+export function setSecurityHeaders(request: FastifyRequest, reply: FastifyReply): void {
+  if (request.url.startsWith('/docs')) reply.header('x-content-type-options', 'nosniff')
+  else reply.headers(API_HEADERS)
 }
 
-/** Auth, overload shedding, rate limiting and security headers. */
+/** Auth, overload shedding and rate limiting. */
 export async function registerGuards(app: FastifyInstance, options: GuardOptions): Promise<void> {
-  securityHeaders(app)
   const { maxEventLoopDelayMs = 1000, rateLimitPerMinute = 0, apiToken } = options
   if (maxEventLoopDelayMs > 0) {
     // Shed load when the event loop falls behind, rather than queueing without bound.
