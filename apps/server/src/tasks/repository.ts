@@ -28,35 +28,6 @@ export async function insertTask(db: Db, task: NewTask): Promise<Task> {
   return toTask(row)
 }
 
-/** The task and body digest an idempotency key stands for, if it is known and fresh. */
-export async function findIdempotencyKey(db: Db, key: string, notBefore: number) {
-  const row = await db
-    .selectFrom('idempotency_keys')
-    .select(['fingerprint', 'task_id'])
-    .where('key', '=', key)
-    .where('created_at', '>=', notBefore)
-    .executeTakeFirst()
-  return row && { fingerprint: row.fingerprint, taskId: Number(row.task_id) }
-}
-
-/** Records (or, for an expired key, re-records) that `key` created task `taskId`. */
-export async function saveIdempotencyKey(
-  db: Db,
-  row: { key: string; fingerprint: string; taskId: number; createdAt: number },
-): Promise<void> {
-  const values = {
-    key: row.key,
-    fingerprint: row.fingerprint,
-    task_id: row.taskId,
-    created_at: row.createdAt,
-  }
-  await db
-    .insertInto('idempotency_keys')
-    .values(values)
-    .onConflict((conflict) => conflict.column('key').doUpdateSet(values))
-    .execute()
-}
-
 /** Deletes keys created before `before`; returns how many went. */
 export async function purgeIdempotencyKeys(db: Db, before: number): Promise<number> {
   const result = await db
@@ -132,10 +103,11 @@ export async function* streamTasks(
 }
 
 /**
- * The steps of a batch of creates inside one write transaction: a fresh key with the
- * same body replays its task, with another body it clashes; otherwise the task is
- * inserted and its key stored beside it. (db/sqlite-worker.mjs does the same on
- * prepared statements.)
+ * A batch of creates inside one write transaction, in four statements whatever its size:
+ * a fresh key with the same body replays its task, with another body it clashes; every
+ * other create is inserted, and its key stored beside it. The caller holds the write
+ * lock, so the batch's ids are consecutive and in the order of `items`.
+ * (db/sqlite-worker.mjs does the same on prepared statements.)
  */
 export async function applyWrites(
   trx: Db,
@@ -143,25 +115,84 @@ export async function applyWrites(
   now: number,
   notBefore: number,
 ): Promise<WriteOutcome[]> {
-  const outcomes: WriteOutcome[] = []
-  for (const item of items) {
-    const known =
-      item.key === undefined ? undefined : await findIdempotencyKey(trx, item.key, notBefore)
-    if (known) {
-      const task = known.fingerprint === item.fingerprint && (await findTask(trx, known.taskId))
-      outcomes.push(task ? { task, replayed: true } : 'conflict')
-      continue
+  const keys = items.flatMap((item) => (item.key === undefined ? [] : [item.key]))
+  const known = new Map<string, { fingerprint: string; taskId: number }>()
+  if (keys.length > 0) {
+    const rows = await trx
+      .selectFrom('idempotency_keys')
+      .select(['key', 'fingerprint', 'task_id'])
+      .where('key', 'in', keys)
+      .where('created_at', '>=', notBefore)
+      .execute()
+    for (const row of rows) {
+      known.set(row.key, { fingerprint: row.fingerprint, taskId: Number(row.task_id) })
     }
-    const task = await insertTask(trx, { name: item.name, tag: item.tag })
-    if (item.key !== undefined) {
-      await saveIdempotencyKey(trx, {
-        key: item.key,
-        fingerprint: item.fingerprint,
-        taskId: task.id,
-        createdAt: now,
-      })
-    }
-    outcomes.push({ task, replayed: false })
   }
-  return outcomes
+  const replayIds = items.flatMap((item) => {
+    const key = item.key === undefined ? undefined : known.get(item.key)
+    return key && key.fingerprint === item.fingerprint ? [key.taskId] : []
+  })
+  const replayed = new Map<number, Task>()
+  if (replayIds.length > 0) {
+    const rows = await trx
+      .selectFrom('tasks')
+      .select(['id', 'name', 'tag'])
+      .where('id', 'in', replayIds)
+      .execute()
+    for (const row of rows) replayed.set(Number(row.id), toTask(row))
+  }
+
+  const fresh = items.filter((item) => item.key === undefined || !known.has(item.key))
+  const inserted =
+    fresh.length === 0
+      ? []
+      : (
+          await trx
+            .insertInto('tasks')
+            .values(fresh.map((item) => ({ name: item.name, tag: item.tag ?? null })))
+            .returning(['id', 'name', 'tag'])
+            .execute()
+        )
+          .map(toTask)
+          .sort((a, b) => a.id - b.id)
+  const created = new Map<TaskWrite, Task>()
+  for (const [i, item] of fresh.entries()) {
+    const task = inserted[i]
+    if (task?.name !== item.name) throw new Error('Inserted rows do not match the batch.')
+    created.set(item, task)
+  }
+  const newKeys = fresh.flatMap((item) =>
+    item.key === undefined
+      ? []
+      : [
+          {
+            key: item.key,
+            fingerprint: item.fingerprint,
+            task_id: (created.get(item) as Task).id,
+            created_at: now,
+          },
+        ],
+  )
+  if (newKeys.length > 0) {
+    // An expired key is taken over by its new task.
+    await trx
+      .insertInto('idempotency_keys')
+      .values(newKeys)
+      .onConflict((conflict) =>
+        conflict.column('key').doUpdateSet((eb) => ({
+          fingerprint: eb.ref('excluded.fingerprint'),
+          task_id: eb.ref('excluded.task_id'),
+          created_at: eb.ref('excluded.created_at'),
+        })),
+      )
+      .execute()
+  }
+
+  return items.map((item): WriteOutcome => {
+    const task = created.get(item)
+    if (task) return { task, replayed: false }
+    const key = known.get(item.key as string)
+    const original = key && key.fingerprint === item.fingerprint && replayed.get(key.taskId)
+    return original ? { task: original, replayed: true } : 'conflict'
+  })
 }
