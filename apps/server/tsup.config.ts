@@ -5,7 +5,8 @@ export default defineConfig({
   format: ['esm'],
   platform: 'node',
   target: 'node20',
-  clean: true,
+  // Overwrite rather than empty dist/: a running test may be starting dist/main.js.
+  clean: false,
   sourcemap: true,
   // The contract is a workspace package written in TypeScript: bundle it in.
   noExternal: ['@tasklane/contract'],

@@ -11,6 +11,9 @@ export default mergeConfig(
       env: { TASKLANE_TEST_DATABASE: 'postgres' },
       // After the build of vitest.config.ts: checks the server is up, copies the build.
       globalSetup: ['test/global-setup-postgres.ts'],
+      // These drive the server's SQLite file itself (kill -9, PRAGMA integrity_check, WAL);
+      // their PostgreSQL counterparts are in multi-instance.test.ts.
+      exclude: ['test/crash.test.ts', 'test/shutdown.test.ts', 'test/idempotency.test.ts'],
     },
   }),
 )

@@ -17,7 +17,6 @@ async function main(): Promise<void> {
     maxEventLoopDelayMs: config.maxEventLoopDelayMs,
     groupCommit: config.groupCommit,
   })
-  app.addHook('onClose', () => database.close())
   await app.listen({ port: config.port, host: config.host })
 
   let stopping = false
@@ -31,7 +30,9 @@ async function main(): Promise<void> {
     }, SHUTDOWN_GRACE_MS)
     timer.unref()
     try {
+      // The database closes only once every request has finished with it.
       await app.close()
+      await database.close()
       process.exit(0)
     } catch (error) {
       app.log.error({ err: error }, 'shutdown failed')
