@@ -123,12 +123,18 @@ interface Call {
 }
 
 function queryString(query: Call['query']): string {
-  const params = new URLSearchParams()
-  for (const [key, value] of Object.entries(query ?? {})) {
-    if (value !== undefined) params.append(key, String(value))
+  let text = ''
+  for (const key in query) {
+    const value = query[key]
+    if (value === undefined) continue
+    // An integer needs no escaping; anything else is encoded as URLSearchParams would.
+    const pair =
+      typeof value === 'number' && Number.isInteger(value) && Math.abs(value) < 1e21
+        ? `${key}=${value}`
+        : new URLSearchParams({ [key]: String(value) }).toString()
+    text += (text === '' ? '?' : '&') + pair
   }
-  const text = params.toString()
-  return text === '' ? '' : `?${text}`
+  return text
 }
 
 async function readError(response: Response, method: string, url: string): Promise<ApiError> {
@@ -189,25 +195,33 @@ export function createClient(options: ClientOptions): TasklaneClient {
     const fetch = options.fetch ?? globalThis.fetch
     const { method, body, options: opts } = call
     const timeoutMs = opts?.timeoutMs ?? defaultTimeout
-    const controller = new AbortController()
-    const timer =
-      timeoutMs > 0
-        ? setTimeout(
-            () =>
-              controller.abort(
-                new TimeoutError(
-                  `No response within ${timeoutMs} ms: ${method} ${url}`,
-                  method,
-                  url,
-                ),
-              ),
-            timeoutMs,
-          )
-        : undefined
     const userSignal = opts?.signal
-    const onAbort = () => controller.abort(abortError(method, url, userSignal))
-    if (userSignal?.aborted) onAbort()
-    userSignal?.addEventListener('abort', onAbort, { once: true })
+    // A signal is the dearest part of a call: creating it, plus what Node's fetch does with
+    // one (a listener, a WeakRef, a finalizer), is about 4 % of a local GET. So none is made
+    // without a timeout or a caller's signal, and no listener without the latter. On Node 20
+    // AbortSignal.timeout() measured slower than this controller and timer.
+    let controller: AbortController | undefined
+    let timer: ReturnType<typeof setTimeout> | undefined
+    let onAbort: (() => void) | undefined
+    if (timeoutMs > 0 || userSignal !== undefined) {
+      const c = new AbortController()
+      controller = c
+      if (timeoutMs > 0) {
+        timer = setTimeout(
+          () =>
+            c.abort(
+              new TimeoutError(`No response within ${timeoutMs} ms: ${method} ${url}`, method, url),
+            ),
+          timeoutMs,
+        )
+      }
+      if (userSignal !== undefined) {
+        const abort = () => c.abort(abortError(method, url, userSignal))
+        onAbort = abort
+        if (userSignal.aborted) abort()
+        userSignal.addEventListener('abort', abort, { once: true })
+      }
+    }
     if (options.token !== undefined) {
       const token = typeof options.token === 'function' ? await options.token() : options.token
       headers = { ...headers, authorization: `Bearer ${token}` }
@@ -219,10 +233,10 @@ export function createClient(options: ClientOptions): TasklaneClient {
           method,
           headers,
           body: body === undefined ? undefined : JSON.stringify(body),
-          signal: controller.signal,
+          signal: controller?.signal,
         })
       } catch (error) {
-        throw controller.signal.aborted
+        throw controller?.signal.aborted
           ? controller.signal.reason
           : new ConnectionError(`Could not reach the server: ${method} ${url}`, method, url, {
               cause: error,
@@ -232,7 +246,7 @@ export function createClient(options: ClientOptions): TasklaneClient {
       try {
         return { response, data: (await response.json()) as unknown }
       } catch (error) {
-        if (controller.signal.aborted) throw controller.signal.reason
+        if (controller?.signal.aborted) throw controller.signal.reason
         throw new ConnectionError(
           `The response was cut off or is not JSON: ${method} ${url}`,
           method,
@@ -241,8 +255,8 @@ export function createClient(options: ClientOptions): TasklaneClient {
         )
       }
     } finally {
-      clearTimeout(timer)
-      userSignal?.removeEventListener('abort', onAbort)
+      if (timer !== undefined) clearTimeout(timer)
+      if (onAbort !== undefined) userSignal?.removeEventListener('abort', onAbort)
     }
   }
 
@@ -250,16 +264,21 @@ export function createClient(options: ClientOptions): TasklaneClient {
   async function send<T>(call: Call): Promise<{ data: T; response: Response }> {
     const { method, options: opts } = call
     const url = baseUrl + call.path + queryString(call.query)
-    const settings = retrySettings(options.retry, opts?.retry)
+    // Merged only when needed: by a create without a key, or after a failed attempt.
+    const clientRetry = options.retry
+    const callRetry = opts?.retry
+    let settings: Required<RetryOptions> | undefined
     const headers: Record<string, string> = {
       accept: 'application/json',
       ...options.headers,
       ...opts?.headers,
     }
     if (call.body !== undefined) headers['content-type'] = 'application/json'
-    const key =
-      opts?.idempotencyKey ??
-      (method === 'POST' && settings.maxRetries > 0 ? newIdempotencyKey() : undefined)
+    let key = opts?.idempotencyKey
+    if (key === undefined && method === 'POST') {
+      settings = retrySettings(clientRetry, callRetry)
+      if (settings.maxRetries > 0) key = newIdempotencyKey()
+    }
     if (key !== undefined) headers['idempotency-key'] = key
     // A GET is always safe to repeat; a create only when the server can recognise the repeat.
     const safe = method === 'GET' || key !== undefined
@@ -278,6 +297,7 @@ export function createClient(options: ClientOptions): TasklaneClient {
         }
         return { data: data as T, response }
       } catch (error) {
+        settings ??= retrySettings(clientRetry, callRetry)
         const delay = retryDelay(error, retry, settings, safe, key !== undefined)
         if (delay === undefined) throw error
         await sleep(delay, opts?.signal, () => abortError(method, url, opts?.signal))
