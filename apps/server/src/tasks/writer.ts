@@ -42,35 +42,47 @@ export function createTaskWriter(
   {
     maxBatch = 512,
     maxQueue = 10_000,
+    pipeline = 2,
     now = Date.now,
-  }: { maxBatch?: number; maxQueue?: number; now?: () => number } = {},
+  }: { maxBatch?: number; maxQueue?: number; pipeline?: number; now?: () => number } = {},
 ): TaskWriter {
   const queue: Pending[] = []
   const inFlight = new Set<string>()
-  let draining: Promise<void> | undefined
+  const writing = new Set<Promise<void>>()
+  let scheduled = false
   let closed = false
 
-  async function drain(): Promise<void> {
-    while (queue.length > 0) {
-      // Yield to the event loop so that requests already received join this batch.
-      await new Promise((resolve) => setImmediate(resolve))
-      const batch = queue.splice(0, maxBatch)
-      // Plain data only: the batch may cross to a worker thread.
-      const items = batch.map(({ name, tag, key, fingerprint }) => ({
-        name,
-        tag,
-        key,
-        fingerprint,
-      }))
-      const time = now()
-      try {
-        const outcomes = await database.writeTasks(items, time, time - IDEMPOTENCY_TTL_MS)
-        for (const [i, item] of batch.entries()) item.resolve(outcomes[i] as WriteOutcome)
-      } catch (error) {
-        for (const item of batch) item.reject(error)
-      }
+  async function write(batch: Pending[]): Promise<void> {
+    // Plain data only: the batch may cross to a worker thread.
+    const items = batch.map(({ name, tag, key, fingerprint }) => ({ name, tag, key, fingerprint }))
+    const time = now()
+    try {
+      const outcomes = await database.writeTasks(items, time, time - IDEMPOTENCY_TTL_MS)
+      for (const [i, item] of batch.entries()) item.resolve(outcomes[i] as WriteOutcome)
+    } catch (error) {
+      for (const item of batch) item.reject(error)
     }
-    draining = undefined
+  }
+
+  // Up to `pipeline` batches are on their way at once, so the database starts the next
+  // commit as soon as one ends instead of waiting for the answer to reach this thread.
+  // Batches still commit one at a time, in order: ids follow commit order.
+  function pump(): void {
+    scheduled = false
+    while (queue.length > 0 && writing.size < pipeline) {
+      const batch = write(queue.splice(0, maxBatch)).finally(() => {
+        writing.delete(batch)
+        schedule()
+      })
+      writing.add(batch)
+    }
+  }
+
+  function schedule(): void {
+    if (scheduled || queue.length === 0) return
+    scheduled = true
+    // After the requests already received this turn, so that they join the batch.
+    setImmediate(pump)
   }
 
   return {
@@ -94,7 +106,7 @@ export function createTaskWriter(
           // Only a keyed create is ever compared with another: hash only those.
           const digest = key === undefined ? '' : fingerprint(task)
           queue.push({ name: task.name, tag: task.tag, key, fingerprint: digest, resolve, reject })
-          draining ??= drain()
+          schedule()
         })
         if (outcome === 'conflict') {
           throw new HttpError(
@@ -109,7 +121,10 @@ export function createTaskWriter(
     },
     async close() {
       closed = true
-      await draining
+      while (queue.length > 0 || writing.size > 0) {
+        pump()
+        await Promise.all(writing)
+      }
     },
   }
 }
