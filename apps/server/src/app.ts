@@ -119,7 +119,7 @@ export async function buildApp({
       done()
     }
   })
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     request.log.info(
       {
         method: request.method,
@@ -129,6 +129,7 @@ export async function buildApp({
       },
       'request',
     )
+    done()
   })
 
   registerErrorHandling(app, BODY_LIMIT)

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import { HttpError } from './errors.js'
 
 type Part = 'query' | 'params'
@@ -23,11 +23,13 @@ export function strictParams(app: FastifyInstance): void {
       ['query', integerKeys(route.schema?.querystring)],
       ['params', integerKeys(route.schema?.params)],
     ]
-    const hook = async (request: FastifyRequest) => {
+    // A callback hook, not an async one: it runs on every request and never waits.
+    const hook = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
       const query = request.query as Record<string, unknown>
-      for (const [key, value] of Object.entries(query)) {
-        if (Array.isArray(value)) {
-          throw new HttpError(400, `Query parameter "${key}" must be given only once.`)
+      for (const key in query) {
+        if (Array.isArray(query[key])) {
+          done(new HttpError(400, `Query parameter "${key}" must be given only once.`))
+          return
         }
       }
       for (const [part, keys] of parts) {
@@ -37,6 +39,7 @@ export function strictParams(app: FastifyInstance): void {
           if (typeof value === 'string' && DECIMAL_INTEGER.test(value)) values[key] = Number(value)
         }
       }
+      done()
     }
     route.preValidation = [hook, ...[route.preValidation ?? []].flat()]
   })
