@@ -326,7 +326,7 @@ function groupCommitSwitch(): Record<string, string> | undefined {
   }
   try {
     const config = readFileSync(join(SERVER_DIR, 'src/config.ts'), 'utf8')
-    const name = /\b([A-Z][A-Z0-9_]*GROUP_COMMIT[A-Z0-9_]*)\b/.exec(config)?.[1]
+    const name = /\b([A-Z0-9_]*GROUP_COMMIT[A-Z0-9_]*)\b/.exec(config)?.[1]
     return name ? { [name]: '0' } : undefined
   } catch {
     return undefined
