@@ -62,3 +62,9 @@ describe('GET /tasks/{id}', () => {
     await expectError(await get(server, `/tasks/${id}`), 400, message)
   })
 })
+
+describe('GET /tasks/ (trailing slash, no id)', () => {
+  it('returns 404, not a complaint about the id', async () => {
+    await expectError(await get(server, '/tasks/'), 404, 'No route matches GET /tasks/.')
+  })
+})

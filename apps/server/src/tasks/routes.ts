@@ -136,6 +136,11 @@ export async function taskRoutes(
 
   api.route({
     ...fromContract(routes.getTask),
+    preValidation: (request, _reply, done) => {
+      // `/tasks/` matches this route with an empty id; it names no task, so no route.
+      const { id } = request.params as { id: unknown }
+      done(id === '' ? new HttpError(404, `No route matches GET ${request.url}.`) : undefined)
+    },
     handler: async (request) => {
       const { id } = request.params
       // No id above 2^53-1 is ever issued; such an id, which a number cannot hold exactly,
