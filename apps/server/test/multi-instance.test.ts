@@ -50,6 +50,28 @@ afterAll(async () => {
   await stopAll()
 })
 
+/**
+ * Three server processes started together on a new, empty schema: they race to migrate
+ * it. Each pool holds `poolSize` connections.
+ */
+async function threeInstances(poolSize: string) {
+  const testDatabase = await createTestDatabase()
+  const { config } = testDatabase
+  if (config.kind !== 'postgres') throw new Error('PostgreSQL only')
+  const instances = await Promise.all(
+    [1, 2, 3].map(() => startInstance({ DATABASE_URL: config.url, DATABASE_POOL_SIZE: poolSize })),
+  )
+  return { testDatabase, instances }
+}
+
+async function stopThree(
+  instances: Instance[] | undefined,
+  testDatabase: TestDatabase | undefined,
+) {
+  await Promise.all((instances ?? []).map((instance) => instance.stop()))
+  await testDatabase?.drop()
+}
+
 describe.runIf(onPostgres)('migrations when several instances start at once', () => {
   it('runs each migration exactly once, whichever instance gets there first', async () => {
     // Three rounds on empty schemas: three pools race for the migration lock each time.
@@ -78,19 +100,9 @@ describe.runIf(onPostgres)('three server processes on one PostgreSQL schema', ()
   let instances: Instance[]
 
   beforeAll(async () => {
-    testDatabase = await createTestDatabase()
-    const { config } = testDatabase
-    if (config.kind !== 'postgres') throw new Error('PostgreSQL only')
-    // All three start together on the empty schema and race to migrate it.
-    instances = await Promise.all(
-      [1, 2, 3].map(() => startInstance({ DATABASE_URL: config.url, DATABASE_POOL_SIZE: '4' })),
-    )
+    ;({ testDatabase, instances } = await threeInstances('4'))
   }, 30_000)
-
-  afterAll(async () => {
-    await Promise.all((instances ?? []).map((instance) => instance.stop()))
-    await testDatabase?.drop()
-  })
+  afterAll(() => stopThree(instances, testDatabase))
 
   it('started every instance, and migrated the schema once', async () => {
     expect(new Set(instances.map((instance) => instance.url)).size).toBe(3)
@@ -195,18 +207,9 @@ describe.runIf(onPostgres)('an instance killed (SIGKILL) in the middle of writes
   let instances: Instance[]
 
   beforeAll(async () => {
-    testDatabase = await createTestDatabase()
-    const { config } = testDatabase
-    if (config.kind !== 'postgres') throw new Error('PostgreSQL only')
-    instances = await Promise.all(
-      [1, 2, 3].map(() => startInstance({ DATABASE_URL: config.url, DATABASE_POOL_SIZE: '3' })),
-    )
+    ;({ testDatabase, instances } = await threeInstances('3'))
   }, 30_000)
-
-  afterAll(async () => {
-    await Promise.all((instances ?? []).map((instance) => instance.stop()))
-    await testDatabase?.drop()
-  })
+  afterAll(() => stopThree(instances, testDatabase))
 
   it('stalls nobody (its write lock dies with it) and loses no acknowledged task', async () => {
     const [victim, ...survivors] = instances as [Instance, Instance, Instance]
