@@ -63,6 +63,19 @@ describe('PageCache', () => {
     expect(cache.get('c')?.body).toBe('C')
   })
 
+  it('keeps the bodies within maxChars, dropping the least recently used first', () => {
+    const cache = new PageCache(100, 10)
+    cache.set('a', { body: 'aaaa', link: '' })
+    cache.set('b', { body: 'bbbb', link: '' })
+    expect(cache.get('a')?.body).toBe('aaaa')
+    cache.set('c', { body: 'cccc', link: '' })
+    expect(cache.get('b')).toBeUndefined()
+    expect(cache.get('a')?.body).toBe('aaaa')
+    cache.set('huge', { body: 'x'.repeat(11), link: '' })
+    expect(cache.get('huge')).toBeUndefined()
+    expect(cache.get('c')?.body).toBe('cccc')
+  })
+
   it('keeps tags that contain the separator apart from other cursors', () => {
     expect(PageCache.key(2, 1, ':3')).not.toBe(PageCache.key(2, 1, undefined))
     expect(PageCache.key(2, undefined, 'x')).toBe(PageCache.key(2, 0, 'x'))

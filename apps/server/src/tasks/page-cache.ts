@@ -12,8 +12,13 @@ export interface CachedPage {
  */
 export class PageCache {
   readonly #pages = new Map<string, CachedPage>()
+  #size = 0
 
-  constructor(readonly maxPages = 2048) {}
+  /** At most `maxPages` pages and `maxChars` characters of bodies (about that many bytes). */
+  constructor(
+    readonly maxPages = 2048,
+    readonly maxChars = 32 * 1024 * 1024,
+  ) {}
 
   static key(limit: number, after: number | undefined, tag: string | undefined): string {
     // The tag goes last: it is the only part that may contain the separator.
@@ -30,9 +35,20 @@ export class PageCache {
   }
 
   set(key: string, page: CachedPage): void {
+    if (page.body.length > this.maxChars) return
+    const old = this.#pages.get(key)
+    if (old) {
+      this.#pages.delete(key)
+      this.#size -= old.body.length
+    }
     this.#pages.set(key, page)
-    if (this.#pages.size > this.maxPages) {
-      this.#pages.delete(this.#pages.keys().next().value as string)
+    this.#size += page.body.length
+    // Bounded in count and in size, so that requests for many distinct large pages
+    // cannot grow the server's memory.
+    while (this.#pages.size > this.maxPages || this.#size > this.maxChars) {
+      const [oldest, evicted] = this.#pages.entries().next().value as [string, CachedPage]
+      this.#pages.delete(oldest)
+      this.#size -= evicted.body.length
     }
   }
 }
