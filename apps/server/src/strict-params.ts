@@ -2,7 +2,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 import { HttpError } from './errors.js'
 
 type Part = 'query' | 'params'
-type Schema = { properties?: Record<string, { type?: unknown }> }
+type Schema = {
+  properties?: Record<string, { type?: unknown }>
+  additionalProperties?: unknown
+}
 
 const DECIMAL_INTEGER = /^-?\d+$/
 
@@ -15,7 +18,8 @@ function integerKeys(schema: unknown): string[] {
  * Validation never coerces types (`{"name": 123}` stays a number and is rejected), so
  * query and path values, which are strings on the wire, are converted here: a plain
  * decimal integer becomes a number, anything else (`1.5`, `1e3`, `0x10`, ``) stays a
- * string and fails the schema. A repeated query parameter is an error of its own.
+ * string and fails the schema. A repeated query parameter is an error of its own, and
+ * so are several unknown ones: the message names them all.
  */
 export function strictParams(app: FastifyInstance): void {
   app.addHook('onRoute', (route: RouteOptions) => {
@@ -23,14 +27,26 @@ export function strictParams(app: FastifyInstance): void {
       ['query', integerKeys(route.schema?.querystring)],
       ['params', integerKeys(route.schema?.params)],
     ]
+    const querySchema = route.schema?.querystring as Schema | undefined
+    const known =
+      querySchema?.additionalProperties === false
+        ? new Set(Object.keys(querySchema.properties ?? {}))
+        : undefined
     // A callback hook, not an async one: it runs on every request and never waits.
     const hook = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
       const query = request.query as Record<string, unknown>
+      let unknown: string[] | undefined
       for (const key in query) {
         if (Array.isArray(query[key])) {
           done(new HttpError(400, `Query parameter "${key}" must be given only once.`))
           return
         }
+        if (known && !known.has(key)) (unknown ??= []).push(`"${key}"`)
+      }
+      // One unknown parameter is named by the schema's own check; several, all at once.
+      if (unknown && unknown.length > 1) {
+        done(new HttpError(400, `Unknown query parameters ${unknown.join(', ')}.`))
+        return
       }
       for (const [part, keys] of parts) {
         const values = request[part] as Record<string, unknown>

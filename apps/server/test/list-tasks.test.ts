@@ -247,3 +247,13 @@ describe('GET /tasks', () => {
     })
   })
 })
+
+describe('GET /tasks with several unknown query parameters', () => {
+  it('returns 400 naming every one of them', async () => {
+    await expectError(
+      await get(server, '/tasks?limt=5&ofset=2&limit=1'),
+      400,
+      'Unknown query parameters "limt", "ofset".',
+    )
+  })
+})
