@@ -41,7 +41,10 @@ export function strictParams(app: FastifyInstance): void {
           done(new HttpError(400, `Query parameter "${key}" must be given only once.`))
           return
         }
-        if (known && !known.has(key)) (unknown ??= []).push(`"${key}"`)
+        if (known && !known.has(key)) {
+          unknown ??= []
+          unknown.push(`"${key}"`)
+        }
       }
       // One unknown parameter is named by the schema's own check; several, all at once.
       if (unknown && unknown.length > 1) {
