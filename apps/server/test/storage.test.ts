@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../src/app.js'
 import { openDatabase } from '../src/db/database.js'
 import { MAX_TASK_ID } from '../src/db/migrations.js'
-import { insertTask } from '../src/tasks/repository.js'
 import {
   createTask,
   createTestDatabase,
@@ -67,7 +66,9 @@ describe.runIf(onPostgres)('PostgreSQL storage', () => {
   })
 
   it('would itself refuse U+0000, so the 400 is what keeps it away', async () => {
-    await expect(insertTask(server.database.db, { name: 'a\u0000b' })).rejects.toThrow()
+    await expect(
+      server.database.db.insertInto('tasks').values({ name: 'a\u0000b', tag: null }).execute(),
+    ).rejects.toThrow()
     const before = await server.database.db
       .selectFrom('tasks')
       .select((eb) => eb.fn.countAll<number>().as('count'))
@@ -109,11 +110,22 @@ describe('storage', () => {
     expect((await get(server, `/tasks/${first.id}`)).status).toBe(404)
   })
 
-  it('returns the inserted task from the repository', async () => {
-    const task = await insertTask(server.database.db, { name: 'repo', tag: 'r' })
-    expect(task).toEqual({ id: expect.any(Number), name: 'repo', tag: 'r' })
-    const untagged = await insertTask(server.database.db, { name: 'repo' })
-    expect(untagged).toEqual({ id: task.id + 1, name: 'repo' })
+  it('returns the written tasks from writeTasks, in order, without a tag key when untagged', async () => {
+    const now = Date.now()
+    const [tagged, untagged] = await server.database.writeTasks(
+      [
+        { name: 'repo', tag: 'r', fingerprint: '' },
+        { name: 'repo', fingerprint: '' },
+      ],
+      now,
+      now,
+    )
+    expect(tagged).toEqual({
+      task: { id: expect.any(Number), name: 'repo', tag: 'r' },
+      replayed: false,
+    })
+    const id = (tagged as { task: { id: number } }).task.id
+    expect(untagged).toEqual({ task: { id: id + 1, name: 'repo' }, replayed: false })
   })
 })
 

@@ -1,4 +1,4 @@
-import type { NewTask, Task } from '@tasklane/contract'
+import type { Task } from '@tasklane/contract'
 import type { Kysely } from 'kysely'
 import type { TaskWrite, WriteOutcome } from '../db/database.js'
 import type { Schema } from '../db/schema.js'
@@ -16,16 +16,6 @@ function toTask(row: { id: number; name: string; tag: string | null }): Task {
   // Number(): PostgreSQL's bigint arrives as a string; ids never exceed 2^53-1.
   const id = Number(row.id)
   return row.tag === null ? { id, name: row.name } : { id, name: row.name, tag: row.tag }
-}
-
-/** Stores a new task and returns it with its assigned id. */
-export async function insertTask(db: Db, task: NewTask): Promise<Task> {
-  const row = await db
-    .insertInto('tasks')
-    .values({ name: task.name, tag: task.tag ?? null })
-    .returning(['id', 'name', 'tag'])
-    .executeTakeFirstOrThrow()
-  return toTask(row)
 }
 
 /** Deletes keys created before `before`; returns how many went. */
