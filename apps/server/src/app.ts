@@ -13,6 +13,7 @@ import {
   sendError,
 } from './errors.js'
 import { type GuardOptions, registerGuards, setSecurityHeaders } from './guards.js'
+import { headerLines } from './http.js'
 import { strictParams } from './strict-params.js'
 import { taskRoutes } from './tasks/routes.js'
 
@@ -101,12 +102,8 @@ export async function buildApp({
   })
   app.addHook('onRequest', (request, reply, done) => {
     setSecurityHeaders(request, reply)
-    const { rawHeaders, httpVersion } = request.raw
-    let hosts = 0
-    for (let i = 0; i < rawHeaders.length; i += 2) {
-      if ((rawHeaders[i] as string).length === 4 && rawHeaders[i]?.toLowerCase() === 'host') hosts++
-    }
-    if (hosts > 1 || (hosts === 0 && httpVersion !== '1.0')) {
+    const hosts = headerLines(request.raw.rawHeaders, 'host')
+    if (hosts > 1 || (hosts === 0 && request.raw.httpVersion !== '1.0')) {
       done(new HttpError(400, 'The request must carry exactly one Host header.'))
     } else if (draining) {
       reply.header('Connection', 'close')

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import secureJson from 'secure-json-parse'
 import { isDatabaseUnavailable } from './db/unavailable.js'
+import { pathOf } from './http.js'
 
 /** A failure with an HTTP status and a message safe to show the caller. */
 export class HttpError extends Error {
@@ -189,20 +190,18 @@ export function parseJsonBody(
   }
   let value: unknown
   try {
-    value = JSON.parse(body as string)
-  } catch {
-    done(new HttpError(400, 'The request body is not valid JSON.'))
-    return
-  }
-  try {
-    if (value !== null && typeof value === 'object') {
-      secureJson.scan(value, { protoAction: 'error', constructorAction: 'error' })
-    }
-  } catch {
+    // secure-json-parse would drop a leading byte order mark; JSON.parse, as before, does not.
+    if (body.toString().charCodeAt(0) === 0xfeff) throw new SyntaxError('byte order mark')
+    // One parse; secure-json-parse scans the result only when the text holds a suspect key.
+    value = secureJson.parse(body, null, { protoAction: 'error', constructorAction: 'error' })
+  } catch (error) {
+    const poisoned = (error as Error).message === 'Object contains forbidden prototype property'
     done(
       new HttpError(
         400,
-        'The request body must not contain "__proto__" or "constructor.prototype" keys.',
+        poisoned
+          ? 'The request body must not contain "__proto__" or "constructor.prototype" keys.'
+          : 'The request body is not valid JSON.',
       ),
     )
     return
@@ -251,7 +250,7 @@ export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): 
   })
 
   app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?', 1)[0] ?? '/'
+    const path = pathOf(request.url)
     const allow = allowedMethods(app, path)
     if (allow.length > 0) {
       return sendError(reply, {

@@ -3,6 +3,7 @@ import rateLimit from '@fastify/rate-limit'
 import underPressure from '@fastify/under-pressure'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { HttpError } from './errors.js'
+import { pathOf } from './http.js'
 
 /** How the server protects itself and its callers. */
 export interface GuardOptions {
@@ -16,7 +17,7 @@ export interface GuardOptions {
 
 /** Routes anyone may call: probes, the API description and its page. */
 function isPublic(request: FastifyRequest): boolean {
-  const path = request.url.split('?', 1)[0] ?? ''
+  const path = pathOf(request.url)
   return (
     request.method === 'OPTIONS' ||
     path.startsWith('/health/') ||

@@ -53,19 +53,20 @@ export async function listTasks(db: Db, filter: ListFilter, limit: number): Prom
   return rows.map(toTask)
 }
 
-/** The id of the `n`-th task (1-based) matching the filter, or undefined. */
-export async function nthTaskId(
+/** The ids of the `n`-th task (1-based) matching the filter and of up to `count - 1` after it. */
+export async function taskIdsFrom(
   db: Db,
   filter: ListFilter,
   n: number,
-): Promise<number | undefined> {
-  const row = await filtered(db, filter)
+  count: number,
+): Promise<number[]> {
+  const rows = await filtered(db, filter)
     .select('id')
     .orderBy('id')
-    .limit(1)
+    .limit(count)
     .offset(n - 1)
-    .executeTakeFirst()
-  return row && Number(row.id)
+    .execute()
+  return rows.map((row) => Number(row.id))
 }
 
 /**

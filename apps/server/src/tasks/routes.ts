@@ -4,14 +4,15 @@ import { type RouteDefinition, routes, type Task } from '@tasklane/contract'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { Database } from '../db/database.js'
 import { HttpError } from '../errors.js'
+import { headerLines, pathOf } from '../http.js'
 import { type CachedPage, PageCache } from './page-cache.js'
 import {
   findTask,
   type ListFilter,
   listTasks,
-  nthTaskId,
   purgeIdempotencyKeys,
   streamTasks,
+  taskIdsFrom,
 } from './repository.js'
 import { createTaskWriter, IDEMPOTENCY_TTL_MS } from './writer.js'
 
@@ -93,13 +94,12 @@ export async function taskRoutes(
         pages.set(key, page)
         return sendPage(reply, page)
       }
-      if (
-        limit !== undefined &&
-        limit > 0 &&
-        (await nthTaskId(db, filter, limit + 1)) !== undefined
-      ) {
-        const lastId = (await nthTaskId(db, filter, limit)) as number
-        reply.header('Link', nextLink(limit, lastId, tag))
+      if (limit !== undefined) {
+        // One query: the page's last id, and whether a task follows it.
+        const [lastId, following] = await taskIdsFrom(db, filter, limit, 2)
+        if (lastId !== undefined && following !== undefined) {
+          reply.header('Link', nextLink(limit, lastId, tag))
+        }
       }
       reply.type('application/json; charset=utf-8')
       // The route's reply type is the parsed array; a stream is sent as is, unserialized.
@@ -109,20 +109,21 @@ export async function taskRoutes(
 
   api.route({
     ...fromContract(routes.createTask),
-    onRequest: async (request) => {
-      // Node keeps only the first of several Content-Type lines; a proxy may read the last.
-      const lines = request.raw.rawHeaders.filter(
-        (field, i) => i % 2 === 0 && field.toLowerCase() === 'content-type',
+    onRequest: (request, _reply, done) => {
+      // Checked before parsing: a body-less request without Content-Type skips the parser
+      // but is still the wrong type, and Node keeps only the first of several Content-Type
+      // lines where a proxy may read the last.
+      const lines = headerLines(request.raw.rawHeaders, 'content-type')
+      done(
+        lines === 1
+          ? undefined
+          : new HttpError(
+              415,
+              lines === 0
+                ? 'Content-Type must be application/json.'
+                : 'Content-Type must be given once, as application/json.',
+            ),
       )
-      if (lines.length > 1) {
-        throw new HttpError(415, 'Content-Type must be given once, as application/json.')
-      }
-    },
-    preValidation: async (request) => {
-      // A body-less request without Content-Type skips parsing; it is still the wrong type.
-      if (request.headers['content-type'] === undefined) {
-        throw new HttpError(415, 'Content-Type must be application/json.')
-      }
     },
     handler: async (request, reply) => {
       const { task, replayed } = await writer.create(
@@ -145,10 +146,12 @@ export async function taskRoutes(
       const { id } = request.params
       // No id above 2^53-1 is ever issued; such an id, which a number cannot hold exactly,
       // is named as the client sent it.
-      const task = Number.isSafeInteger(id) ? await findTask(db, id) : undefined
-      if (task) return task
-      const shown = Number.isSafeInteger(id) ? id : request.url.split('?', 1)[0]?.split('/').pop()
-      throw new HttpError(404, `Task ${shown} does not exist.`)
+      if (!Number.isSafeInteger(id)) {
+        throw new HttpError(404, `Task ${pathOf(request.url).split('/').pop()} does not exist.`)
+      }
+      const task = await findTask(db, id)
+      if (!task) throw new HttpError(404, `Task ${id} does not exist.`)
+      return task
     },
   })
 }
