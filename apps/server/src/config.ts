@@ -56,19 +56,17 @@ export function parseDatabaseUrl(
   return { kind: 'sqlite', filename: path === ':memory:' ? path : resolve(cwd, path) }
 }
 
-function parsePort(value: string): number {
-  const port = Number(value)
-  if (!/^\d+$/.test(value) || port > 65_535) {
-    throw new ConfigError(`PORT "${value}" is not a port number (0–65535).`)
+/** A decimal whole number from `min` to `max`; otherwise a ConfigError saying what was expected. */
+function parseWholeNumber(
+  name: string,
+  value: string,
+  { min = 0, max = Number.MAX_SAFE_INTEGER, expected = 'a whole number' } = {},
+): number {
+  const number = Number(value)
+  if (!/^\d+$/.test(value) || number < min || number > max) {
+    throw new ConfigError(`${name} "${value}" is not ${expected}.`)
   }
-  return port
-}
-
-function parseCount(name: string, value: string): number {
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) {
-    throw new ConfigError(`${name} "${value}" is not a whole number.`)
-  }
-  return Number(value)
+  return number
 }
 
 function parseSwitch(name: string, value: string): boolean {
@@ -92,15 +90,6 @@ function parseFlags<T extends ParseArgsConfig>(config: T): ReturnType<typeof par
   } catch (error) {
     throw new ConfigError((error as Error).message)
   }
-}
-
-/** `DATABASE_POOL_SIZE`: 1–1000 connections per instance (PostgreSQL only). */
-function parsePoolSize(value: string): number {
-  const size = Number(value)
-  if (!/^\d+$/.test(value) || size < 1 || size > 1000) {
-    throw new ConfigError(`DATABASE_POOL_SIZE "${value}" is not a whole number from 1 to 1000.`)
-  }
-  return size
 }
 
 /**
@@ -161,19 +150,29 @@ export function loadConfig(
     throw new ConfigError(`LOG_LEVEL "${logLevel}" is not one of ${LOG_LEVELS.join(', ')}.`)
   }
   return {
-    port: parsePort(values.port ?? env.PORT ?? '3000'),
+    port: parseWholeNumber('PORT', values.port ?? env.PORT ?? '3000', {
+      max: 65_535,
+      expected: 'a port number (0–65535)',
+    }),
     host: values.host ?? env.HOST ?? '127.0.0.1',
     // INIT_CWD: where `pnpm start` was typed, so relative paths mean what the user meant.
     database: withPoolSize(
       parseDatabaseUrl(values['database-url'] ?? env.DATABASE_URL, env.INIT_CWD),
-      parsePoolSize(values['database-pool-size'] ?? env.DATABASE_POOL_SIZE ?? '10'),
+      parseWholeNumber(
+        'DATABASE_POOL_SIZE',
+        values['database-pool-size'] ?? env.DATABASE_POOL_SIZE ?? '10',
+        { min: 1, max: 1000, expected: 'a whole number from 1 to 1000' },
+      ),
     ),
     logLevel,
     corsOrigins: parseCorsOrigins(values['cors-origins'] ?? env.CORS_ORIGINS),
     apiToken: parseApiToken(values['api-token'] ?? env.API_TOKEN),
-    rateLimitPerMinute: parseCount('RATE_LIMIT', values['rate-limit'] ?? env.RATE_LIMIT ?? '0'),
+    rateLimitPerMinute: parseWholeNumber(
+      'RATE_LIMIT',
+      values['rate-limit'] ?? env.RATE_LIMIT ?? '0',
+    ),
     groupCommit: parseSwitch('GROUP_COMMIT', values['group-commit'] ?? env.GROUP_COMMIT ?? 'on'),
-    maxEventLoopDelayMs: parseCount(
+    maxEventLoopDelayMs: parseWholeNumber(
       'MAX_EVENT_LOOP_DELAY_MS',
       values['max-event-loop-delay-ms'] ?? env.MAX_EVENT_LOOP_DELAY_MS ?? '1000',
     ),

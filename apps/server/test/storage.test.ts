@@ -1,9 +1,8 @@
-import type { Task } from '@tasklane/contract'
+import { MAX_TASK_ID, type Task } from '@tasklane/contract'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../src/app.js'
 import { openDatabase } from '../src/db/database.js'
-import { MAX_TASK_ID } from '../src/db/migrations.js'
 import {
   createTask,
   createTestDatabase,

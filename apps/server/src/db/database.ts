@@ -18,7 +18,10 @@ export interface TaskWrite {
   readonly fingerprint: string
 }
 
-/** What a create came to: a new task, the task its key created before, or a key clash. */
+/**
+ * What a create came to: a new task, the task its key created before (`replayed`), or a
+ * key already used with another body.
+ */
 export type WriteOutcome = { task: Task; replayed: boolean } | 'conflict'
 
 /** An open, migrated database. */

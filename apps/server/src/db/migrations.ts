@@ -1,11 +1,10 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: migrations run against whatever schema the database has.
+// The largest id ever assigned: 2^53-1, the largest integer a JavaScript number holds exactly.
+import { MAX_TASK_ID } from '@tasklane/contract'
 import { type Kysely, type Migration, Migrator, sql } from 'kysely'
 import type { DatabaseConfig } from '../config.js'
 
 type Dialect = DatabaseConfig['kind']
-
-/** The largest id ever assigned: 2^53-1, the largest integer a JavaScript number holds exactly. */
-export const MAX_TASK_ID = Number.MAX_SAFE_INTEGER
 
 /** Migrations in order; names sort lexically, so they carry a number. */
 function migrations(dialect: Dialect): Record<string, Migration> {

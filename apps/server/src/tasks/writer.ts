@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { NewTask, Task } from '@tasklane/contract'
+import type { NewTask } from '@tasklane/contract'
 import type { Database, TaskWrite, WriteOutcome } from '../db/database.js'
 import { HttpError } from '../errors.js'
 
@@ -7,11 +7,7 @@ import { HttpError } from '../errors.js'
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000
 
 /** A created (or, for a repeated key, the original) task. */
-export interface Created {
-  task: Task
-  /** True when an Idempotency-Key repeat returned the task created by the first request. */
-  replayed: boolean
-}
+export type Created = Exclude<WriteOutcome, 'conflict'>
 
 /** Creates tasks; concurrent creates share one transaction and so one fsync. */
 export interface TaskWriter {
