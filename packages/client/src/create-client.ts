@@ -177,8 +177,8 @@ function sleep(ms: number, signal: AbortSignal | undefined, abort: () => Error):
 }
 
 /**
- * Creates a client for a tasklane server. Works wherever `fetch` does: Node 20+, browsers,
- * Deno, Bun and edge runtimes.
+ * Creates a client for a tasklane server. Needs only `fetch`; tested on Node 20 and in
+ * Chromium.
  * @example
  * import { createClient } from '@tasklane/client'
  *
