@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup'
 
 export default defineConfig({
-  entry: ['src/main.ts'],
+  // The server, and the SQLite writer thread's entry, which Node loads by path beside it.
+  entry: { main: 'src/main.ts', 'sqlite-worker': 'src/storage/sqlite/worker.ts' },
   format: ['esm'],
   platform: 'node',
   target: 'node20',
@@ -10,6 +11,4 @@ export default defineConfig({
   sourcemap: true,
   // The contract is a workspace package written in TypeScript: bundle it in.
   noExternal: ['@tasklane/contract'],
-  // The SQLite write worker is plain JavaScript that Node loads by path: ship it as is.
-  onSuccess: 'cp src/db/sqlite-worker.mjs dist/',
 })

@@ -1,3 +1,13 @@
 export { type AppOptions, BODY_LIMIT, buildApp } from './app.js'
-export { type Config, type DatabaseConfig, loadConfig, parseDatabaseUrl } from './config.js'
-export { type Database, openDatabase } from './db/database.js'
+export {
+  ConfigError,
+  envName,
+  helpText,
+  loadSettings,
+  parseCommandLine,
+  parseDatabaseUrl,
+  type Settings,
+  SettingsSchema,
+} from './settings.js'
+export { openStorage, type Storage, type StorageConfig } from './storage/index.js'
+export { version } from './version.js'

@@ -1,38 +1,43 @@
 import { buildApp } from './app.js'
-import { ConfigError, loadConfig } from './config.js'
-import { openDatabase } from './db/database.js'
+import { ConfigError, helpText, parseCommandLine, printable } from './settings.js'
+import { openStorage } from './storage/index.js'
+import { version } from './version.js'
 
-/** Longest a graceful shutdown may take before connections are cut. */
-const SHUTDOWN_GRACE_MS = 9_000
+/** Longest a graceful shutdown may take before the connections still open are cut. */
+const SHUTDOWN_GRACE_MS = 8_000
 
+/** Whatever happens, the process is gone this long after SIGTERM (the promise is 10 s). */
+const HARD_EXIT_MS = 9_500
+
+/** The process: settings → storage → app → listen; on SIGTERM or SIGINT, drain and close. */
 async function main(): Promise<void> {
-  const config = loadConfig()
-  const database = await openDatabase(config.database)
-  const app = await buildApp({
-    database,
-    logger: { level: config.logLevel },
-    corsOrigins: config.corsOrigins,
-    apiToken: config.apiToken,
-    rateLimitPerMinute: config.rateLimitPerMinute,
-    maxEventLoopDelayMs: config.maxEventLoopDelayMs,
-    groupCommit: config.groupCommit,
-  })
-  await app.listen({ port: config.port, host: config.host })
+  const invocation = parseCommandLine()
+  if (invocation.command === 'help') return void process.stdout.write(helpText())
+  if (invocation.command === 'version') return void process.stdout.write(`${version}\n`)
+  const { settings } = invocation
+
+  const storage = await openStorage(settings.storage)
+  const app = await buildApp({ storage, settings, logger: { level: settings.logLevel } })
+  app.log.info({ version, settings: printable(settings) }, 'starting')
+  await app.listen({ port: settings.port, host: settings.host })
 
   let stopping = false
   const stop = async (signal: string) => {
     if (stopping) return
     stopping = true
     app.log.info({ signal }, 'shutting down')
-    const timer = setTimeout(() => {
+    setTimeout(() => {
       app.log.warn('in-flight requests did not finish in time; closing their connections')
       app.server.closeAllConnections()
-    }, SHUTDOWN_GRACE_MS)
-    timer.unref()
+    }, SHUTDOWN_GRACE_MS).unref()
+    setTimeout(() => {
+      app.log.error('shutdown did not complete in time; exiting')
+      process.exit(1)
+    }, HARD_EXIT_MS).unref()
     try {
-      // The database closes only once every request has finished with it.
+      // The storage closes only once every request has finished with it.
       await app.close()
-      await database.close()
+      await storage.close()
       process.exit(0)
     } catch (error) {
       app.log.error({ err: error }, 'shutdown failed')
@@ -41,12 +46,16 @@ async function main(): Promise<void> {
   }
   // `on`, not `once`: Ctrl-C under `pnpm start` delivers SIGINT several times (the terminal
   // signals the whole process group and each pnpm forwards it); a repeat must not kill
-  // the process in the middle of its drain, which the grace timer above bounds anyway.
+  // the process in the middle of its drain, which the timers above bound anyway.
   process.on('SIGTERM', () => void stop('SIGTERM'))
   process.on('SIGINT', () => void stop('SIGINT'))
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error)
+  if (error instanceof ConfigError) {
+    console.error(error.message)
+    process.exit(2)
+  }
+  console.error(error)
   process.exit(1)
 })

@@ -1,6 +1,6 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox'
 import { ErrorBody } from './error.js'
-import { MAX_LIMIT, NewTask, ref, Task, text } from './task.js'
+import { MAX_LIMIT, MAX_TASK_ID, NewTask, ref, Task, text } from './task.js'
 
 /** Query string of GET /tasks. Unknown parameters are rejected. */
 export const ListTasksQuery = Type.Object(
@@ -16,6 +16,7 @@ export const ListTasksQuery = Type.Object(
     after: Type.Optional(
       Type.Integer({
         minimum: 0,
+        maximum: MAX_TASK_ID,
         format: 'int64',
         description: 'Return only tasks whose id is greater than this (keyset pagination).',
       }),
@@ -31,7 +32,14 @@ export type ListTasksQuery = Static<typeof ListTasksQuery>
 
 /** Path parameters of GET /tasks/{id}. */
 export const TaskParams = Type.Object(
-  { id: Type.Integer({ minimum: 1, format: 'int64', description: 'Identifier of the task.' }) },
+  {
+    id: Type.Integer({
+      minimum: 1,
+      maximum: MAX_TASK_ID,
+      format: 'int64',
+      description: 'Identifier of the task.',
+    }),
+  },
   { additionalProperties: false },
 )
 /** Path parameters of GET /tasks/{id}. */
@@ -44,8 +52,9 @@ export const CreateTaskHeaders = Type.Object({
       minLength: 1,
       maxLength: 255,
       pattern: '^[\\x21-\\x7E]+$',
+      // The first sentence is what a 400 says the value must be.
       description:
-        'Makes the create safe to retry: a repeat with the same key and body returns the first response.',
+        '1 to 255 visible ASCII characters. Makes the create safe to retry: a repeat with the same key and body returns the first response.',
     }),
   ),
 })

@@ -1,7 +1,12 @@
 import { createHash } from 'node:crypto'
 import type { NewTask } from '@tasklane/contract'
-import type { Database, TaskWrite, WriteOutcome } from '../db/database.js'
-import { HttpError } from '../errors.js'
+import {
+  IdempotencyConflictError,
+  KeyInFlightError,
+  ShuttingDownError,
+  WriteQueueFullError,
+} from '../errors.js'
+import type { Storage, TaskWrite, WriteOutcome } from '../storage/index.js'
 
 /** How long a repeat with the same Idempotency-Key replays the first response. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000
@@ -34,7 +39,7 @@ function fingerprint(task: NewTask): string {
  * An Idempotency-Key is checked and stored in the same transaction as its task.
  */
 export function createTaskWriter(
-  database: Database,
+  storage: Storage,
   {
     maxBatch = 512,
     maxQueue = 10_000,
@@ -53,7 +58,7 @@ export function createTaskWriter(
     const items = batch.map(({ name, tag, key, fingerprint }) => ({ name, tag, key, fingerprint }))
     const time = now()
     try {
-      const outcomes = await database.writeTasks(items, time, time - IDEMPOTENCY_TTL_MS)
+      const outcomes = await storage.writeTasks(items, time, time - IDEMPOTENCY_TTL_MS)
       for (const [i, item] of batch.entries()) item.resolve(outcomes[i] as WriteOutcome)
     } catch (error) {
       for (const item of batch) item.reject(error)
@@ -83,19 +88,10 @@ export function createTaskWriter(
 
   return {
     async create(task, key) {
-      if (closed) throw new HttpError(503, 'The server is shutting down; retry the request.')
-      if (queue.length >= maxQueue) {
-        // Bounded: past this, waiting longer helps nobody; the client retries later.
-        throw new HttpError(503, 'Too many creates are waiting; retry the request shortly.', {
-          'Retry-After': '1',
-        })
-      }
-      if (key !== undefined && inFlight.has(key)) {
-        throw new HttpError(
-          409,
-          'A request with this Idempotency-Key is still in progress; retry after it completes.',
-        )
-      }
+      if (closed) throw new ShuttingDownError()
+      // Bounded: past this, waiting longer helps nobody; the client retries later.
+      if (queue.length >= maxQueue) throw new WriteQueueFullError()
+      if (key !== undefined && inFlight.has(key)) throw new KeyInFlightError()
       if (key !== undefined) inFlight.add(key)
       try {
         const outcome = await new Promise<WriteOutcome>((resolve, reject) => {
@@ -104,12 +100,7 @@ export function createTaskWriter(
           queue.push({ name: task.name, tag: task.tag, key, fingerprint: digest, resolve, reject })
           schedule()
         })
-        if (outcome === 'conflict') {
-          throw new HttpError(
-            422,
-            'This Idempotency-Key was already used with a different request body.',
-          )
-        }
+        if (outcome === 'conflict') throw new IdempotencyConflictError()
         return outcome
       } finally {
         if (key !== undefined) inFlight.delete(key)

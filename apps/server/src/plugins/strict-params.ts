@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
-import { HttpError } from './errors.js'
+import fp from 'fastify-plugin'
+import { HttpError } from '../http/http-error.js'
 
 type Part = 'query' | 'params'
 type Schema = {
@@ -15,13 +16,23 @@ function integerKeys(schema: unknown): string[] {
 }
 
 /**
+ * A decimal integer as a number. One too large for a double becomes the largest double
+ * (of its sign), so that the schema's range check names the parameter and its bound
+ * rather than calling a run of digits "not an integer".
+ */
+function decimal(value: string): number {
+  const number = Number(value)
+  return Number.isFinite(number) ? number : Math.sign(number) * Number.MAX_VALUE
+}
+
+/**
  * Validation never coerces types (`{"name": 123}` stays a number and is rejected), so
  * query and path values, which are strings on the wire, are converted here: a plain
  * decimal integer becomes a number, anything else (`1.5`, `1e3`, `0x10`, ``) stays a
  * string and fails the schema. A repeated query parameter is an error of its own, and
  * so are several unknown ones: the message names them all.
  */
-export function strictParams(app: FastifyInstance): void {
+async function strictParams(app: FastifyInstance): Promise<void> {
   app.addHook('onRoute', (route: RouteOptions) => {
     const parts: [Part, string[]][] = [
       ['query', integerKeys(route.schema?.querystring)],
@@ -55,7 +66,7 @@ export function strictParams(app: FastifyInstance): void {
         const values = request[part] as Record<string, unknown>
         for (const key of keys) {
           const value = values[key]
-          if (typeof value === 'string' && DECIMAL_INTEGER.test(value)) values[key] = Number(value)
+          if (typeof value === 'string' && DECIMAL_INTEGER.test(value)) values[key] = decimal(value)
         }
       }
       done()
@@ -63,3 +74,5 @@ export function strictParams(app: FastifyInstance): void {
     route.preValidation = [hook, ...[route.preValidation ?? []].flat()]
   })
 }
+
+export default fp(strictParams, { name: 'strict-params' })

@@ -1,14 +1,14 @@
 import type { Generated } from 'kysely'
 
 /** Row of the `tasks` table; `tag` is NULL when the task has none. */
-export interface TaskRow {
+export interface TasksTable {
   id: Generated<number>
   name: string
   tag: string | null
 }
 
 /** Row of `idempotency_keys`: which task a key created, and a digest of the body it came with. */
-export interface IdempotencyKeyRow {
+export interface IdempotencyKeysTable {
   key: string
   fingerprint: string
   task_id: number
@@ -17,6 +17,6 @@ export interface IdempotencyKeyRow {
 
 /** The database as Kysely sees it. */
 export interface Schema {
-  tasks: TaskRow
-  idempotency_keys: IdempotencyKeyRow
+  tasks: TasksTable
+  idempotency_keys: IdempotencyKeysTable
 }

@@ -2,9 +2,9 @@
 // The largest id ever assigned: 2^53-1, the largest integer a JavaScript number holds exactly.
 import { MAX_TASK_ID } from '@tasklane/contract'
 import { type Kysely, type Migration, Migrator, sql } from 'kysely'
-import type { DatabaseConfig } from '../config.js'
+import type { StorageConfig } from './storage.js'
 
-type Dialect = DatabaseConfig['kind']
+type Dialect = StorageConfig['kind']
 
 /** Migrations in order; names sort lexically, so they carry a number. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -82,14 +82,4 @@ export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> 
   })
   const { error } = await migrator.migrateToLatest()
   if (error) throw error
-}
-
-/** True when the database answers a trivial query. */
-export async function ping(db: Kysely<any>): Promise<boolean> {
-  try {
-    await sql`select 1`.execute(db)
-    return true
-  } catch {
-    return false
-  }
 }

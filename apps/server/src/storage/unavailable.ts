@@ -1,3 +1,5 @@
+import { DatabaseUnavailableError } from '../errors.js'
+
 /**
  * SQLSTATEs that mean the database cannot serve us right now, not that the query is
  * wrong: class 08 (connection exception), 53 (insufficient resources: too many
@@ -28,7 +30,6 @@ const UNAVAILABLE_MESSAGES = [
   // The handle was closed (the server is shutting down): Kysely's and better-sqlite3's words.
   'driver has already been destroyed',
   'The database connection is not open',
-  'The SQLite writer is closed.',
 ]
 
 /**
@@ -46,4 +47,11 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   // AggregateError (e.g. every address of a host refused) and wrapped causes.
   const causes = error instanceof AggregateError ? error.errors : [error.cause]
   return causes.some((cause) => cause !== error && isDatabaseUnavailable(cause))
+}
+
+/** The error to throw for a storage failure: DatabaseUnavailableError when a retry may work. */
+export function storageError(error: unknown): unknown {
+  return error instanceof DatabaseUnavailableError || !isDatabaseUnavailable(error)
+    ? error
+    : new DatabaseUnavailableError({ cause: error })
 }

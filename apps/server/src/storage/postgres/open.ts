@@ -1,12 +1,11 @@
 import { Kysely, PostgresDialect, sql } from 'kysely'
 import pg from 'pg'
-import { applyWrites } from '../tasks/repository.js'
-import type { Database } from './database.js'
-import { migrate } from './migrations.js'
-import type { Schema } from './schema.js'
-
-/** Connection pool size when none is configured. */
-export const DEFAULT_POOL_SIZE = 10
+import { kyselyStorage } from '../kysely-storage.js'
+import { migrate } from '../migrations.js'
+import type { Schema } from '../schema.js'
+import type { Storage } from '../storage.js'
+import { writeBatch } from '../write-batch.js'
+import { postgresStatements } from './batch.js'
 
 /** How long a request waits for a pooled connection before it gets a 503. */
 const CONNECT_TIMEOUT_MS = 5_000
@@ -31,12 +30,12 @@ const types = {
 /**
  * Opens a pool on `url`, runs pending migrations (several instances starting together
  * is safe: Kysely's Migrator holds a PostgreSQL advisory lock while it migrates) and
- * returns the Database.
+ * returns the Storage.
  *
  * @example
- * const database = await openPostgres('postgres://tasklane@db/tasklane', 10)
+ * const storage = await openPostgres('postgres://tasklane@db/tasklane', 10)
  */
-export async function openPostgres(url: string, poolSize = DEFAULT_POOL_SIZE): Promise<Database> {
+export async function openPostgres(url: string, poolSize: number): Promise<Storage> {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
@@ -60,7 +59,7 @@ export async function openPostgres(url: string, poolSize = DEFAULT_POOL_SIZE): P
     await db.destroy()
     throw error
   }
-  return {
+  return kyselyStorage({
     kind: 'postgres',
     db,
     // Writers on every instance take turns: the identity value is drawn after the lock
@@ -72,8 +71,8 @@ export async function openPostgres(url: string, poolSize = DEFAULT_POOL_SIZE): P
         await sql`select pg_advisory_xact_lock(${sql.lit(WRITE_LOCK_CLASS)}, 'tasks'::regclass::oid::int)`.execute(
           trx,
         )
-        return applyWrites(trx, items, now, notBefore)
+        return writeBatch(postgresStatements(trx), items, now, notBefore)
       }),
     close: () => db.destroy(),
-  }
+  })
 }

@@ -1,0 +1,21 @@
+import type { FastifyRequest } from 'fastify'
+import { pathOf } from './raw-request.js'
+
+/** Where the API reference page lives. */
+export const DOCS_PATH = '/docs'
+
+/** `/docs` and what lies under it (`/docs/static/…`), not `/docsx` or `/docs-foo`. */
+export function isDocsPath(path: string): boolean {
+  return path === DOCS_PATH || path.startsWith(`${DOCS_PATH}/`)
+}
+
+/** Routes anyone may call, whatever the API token: probes, the API description and its page. */
+export function isPublic(request: FastifyRequest): boolean {
+  const path = pathOf(request.url)
+  return (
+    request.method === 'OPTIONS' ||
+    path.startsWith('/health/') ||
+    path === '/openapi.json' ||
+    isDocsPath(path)
+  )
+}

@@ -1,0 +1,39 @@
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import { schemas } from '@tasklane/contract'
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import { DOCS_PATH } from '../http/public-paths.js'
+import { DOCS_CSP } from './security-headers.js'
+
+/**
+ * The API description: the contract's named schemas, the OpenAPI 3.1 document generated
+ * from the routes at `/openapi.json`, and Swagger UI at `/docs`.
+ */
+export default fp(
+  async function docs(app: FastifyInstance) {
+    for (const schema of schemas) app.addSchema(schema)
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: {
+          title: 'tasklane',
+          version: '1.0.0',
+          description: 'Create and list tasks over HTTP/JSON.',
+        },
+        tags: [
+          { name: 'tasks', description: 'The collection of tasks' },
+          { name: 'task', description: 'A single task' },
+        ],
+      },
+      refResolver: {
+        buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`),
+      },
+    })
+    // Swagger UI's page loads its scripts from files (no inline script), so it renders
+    // under a CSP of its own origin; security-headers.ts sends it.
+    await app.register(swaggerUi, { routePrefix: DOCS_PATH, staticCSP: DOCS_CSP })
+    app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+  },
+  { name: 'docs' },
+)

@@ -1,0 +1,324 @@
+import { resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { FormatRegistry, type Static, type TSchema, Type } from '@sinclair/typebox'
+import { Value } from '@sinclair/typebox/value'
+import type { StorageConfig } from './storage/index.js'
+
+/** Thrown for settings that cannot work; main prints the message and exits 2. */
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+FormatRegistry.Set('origin', (value) => {
+  if (value === '*') return true
+  try {
+    return new URL(value).origin === value
+  } catch {
+    return false
+  }
+})
+
+/**
+ * Where a setting comes from and how it is shown: its environment variable (the flag is
+ * the same name in kebab case), the phrase for what a valid value is when the schema
+ * alone cannot say it, whether it is a secret (never printed), and whether only
+ * PostgreSQL reads it (an SQLite server ignores it, even when it is not valid).
+ */
+interface Source {
+  env: string
+  expected?: string
+  secret?: boolean
+  postgresOnly?: boolean
+}
+
+const setting = <T extends TSchema>(schema: T, source: Source): T => Object.assign(schema, source)
+
+/** Log levels, quietest last. */
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+
+/** Where tasks are stored when DATABASE_URL is not set (relative to the starting directory). */
+export const DEFAULT_DATABASE_FILE = 'data/tasklane.db'
+
+/**
+ * Every setting of the server, its type, range, default and meaning: the one place they
+ * are defined. The environment and the flags are read onto it, `--help` is generated
+ * from it, and the README's table says the same.
+ */
+export const SettingsSchema = Type.Object({
+  port: setting(
+    Type.Integer({
+      minimum: 0,
+      maximum: 65_535,
+      default: 3000,
+      description: 'TCP port to listen on (0 picks a free one).',
+    }),
+    { env: 'PORT' },
+  ),
+  host: setting(
+    Type.String({
+      minLength: 1,
+      default: '127.0.0.1',
+      description: 'Address to bind; 0.0.0.0 for every interface.',
+    }),
+    { env: 'HOST', expected: 'an address to bind' },
+  ),
+  databaseUrl: setting(
+    Type.String({
+      default: DEFAULT_DATABASE_FILE,
+      description:
+        'SQLite file path, or sqlite: followed by one; postgres://… or postgresql://… selects PostgreSQL. Relative paths resolve against the directory the command was started from.',
+    }),
+    { env: 'DATABASE_URL' },
+  ),
+  databasePoolSize: setting(
+    Type.Integer({
+      minimum: 1,
+      maximum: 1000,
+      default: 10,
+      description: 'PostgreSQL only: connections each instance may hold.',
+    }),
+    { env: 'DATABASE_POOL_SIZE', postgresOnly: true },
+  ),
+  logLevel: setting(
+    Type.Union(
+      LOG_LEVELS.map((level) => Type.Literal(level)),
+      {
+        default: 'info',
+        description: 'Least severe log level written; logs are JSON lines, one per request.',
+      },
+    ),
+    { env: 'LOG_LEVEL' },
+  ),
+  corsOrigins: setting(
+    Type.Array(Type.String({ format: 'origin' }), {
+      default: [],
+      description:
+        'Comma-separated origins browsers may call from (https://app.example.com), or *. Empty: CORS is off.',
+    }),
+    { env: 'CORS_ORIGINS', expected: 'an origin such as https://app.example.com' },
+  ),
+  apiToken: setting(
+    Type.Optional(
+      Type.String({
+        pattern: '^[\\x21-\\x7E]+$',
+        description:
+          'When set, every route but /health/*, /openapi.json and /docs requires Authorization: Bearer <token>.',
+      }),
+    ),
+    { env: 'API_TOKEN', expected: 'visible ASCII characters without spaces', secret: true },
+  ),
+  rateLimit: setting(
+    Type.Integer({
+      minimum: 0,
+      default: 0,
+      description: 'Requests a minute per client address, past which 429; 0: off.',
+    }),
+    { env: 'RATE_LIMIT' },
+  ),
+  maxEventLoopDelayMs: setting(
+    Type.Integer({
+      minimum: 0,
+      default: 1000,
+      description:
+        'Event-loop delay (ms) above which requests are shed with 503 rather than queued; 0: never.',
+    }),
+    { env: 'MAX_EVENT_LOOP_DELAY_MS' },
+  ),
+  groupCommit: setting(
+    Type.Boolean({
+      default: true,
+      description:
+        'on: creates that arrive together share one commit (one fsync); off: one commit per create.',
+    }),
+    { env: 'GROUP_COMMIT' },
+  ),
+})
+
+type Values = Static<typeof SettingsSchema>
+type Key = keyof Values
+
+/** The settings as the server runs with them, read and validated once. */
+export interface Settings extends Values {
+  /** Where tasks are stored, from DATABASE_URL (and DATABASE_POOL_SIZE). */
+  readonly storage: StorageConfig
+}
+
+/** What the command line asks for. */
+export type Invocation =
+  | { readonly command: 'help' }
+  | { readonly command: 'version' }
+  | { readonly command: 'run'; readonly settings: Settings }
+
+const keys = Object.keys(SettingsSchema.properties) as Key[]
+const schemaOf = (key: Key) => SettingsSchema.properties[key] as unknown as TSchema & Source
+const flagOf = (key: Key) => schemaOf(key).env.toLowerCase().replaceAll('_', '-')
+
+/** An environment variable by its name: the name a setting is known by everywhere. */
+export function envName(key: Key): string {
+  return schemaOf(key).env
+}
+
+/**
+ * `DATABASE_URL`: `postgres://…` or `postgresql://…` selects PostgreSQL; a file path, or
+ * `sqlite:` followed by one, selects SQLite. Relative paths resolve against `cwd`.
+ */
+export function parseDatabaseUrl(
+  value: string | undefined,
+  cwd: string = process.cwd(),
+  poolSize = 10,
+): StorageConfig {
+  const url = value?.trim() || DEFAULT_DATABASE_FILE
+  if (/^postgres(ql)?:\/\//i.test(url)) return { kind: 'postgres', url, poolSize }
+  const path = url.replace(/^sqlite:(\/\/(?=\/))?/i, '')
+  if (path === '' || /^[a-z][a-z0-9+.-]*:\/\//i.test(path)) {
+    throw new ConfigError(
+      `DATABASE_URL "${url}" is neither a PostgreSQL URL nor an SQLite file path.`,
+    )
+  }
+  return { kind: 'sqlite', filename: path === ':memory:' ? path : resolve(cwd, path) }
+}
+
+/** What a valid value of a setting is, in words, for its error message. */
+function expected(schema: TSchema & Source): string {
+  if (schema.expected) return schema.expected
+  if (schema.type === 'integer') {
+    return schema.maximum === undefined
+      ? `a whole number of at least ${schema.minimum}`
+      : `a whole number from ${schema.minimum} to ${schema.maximum}`
+  }
+  if (schema.type === 'boolean') return 'on or off'
+  if (schema.anyOf) return `one of ${schema.anyOf.map((s: TSchema) => s.const).join(', ')}`
+  return 'valid'
+}
+
+/** A setting's text (from a variable or a flag) as its schema's type, or a ConfigError. */
+function parseValue(key: Key, text: string): unknown {
+  const schema = schemaOf(key)
+  const shown = schema.secret ? '' : ` "${text}"`
+  const fail = (item?: string): never => {
+    throw new ConfigError(
+      item === undefined
+        ? `${schema.env}${shown} is not ${expected(schema)}.`
+        : `${schema.env} entry "${item}" is not ${expected(schema)}.`,
+    )
+  }
+  let value: unknown = text
+  if (schema.type === 'integer') value = /^\d+$/.test(text) ? Number(text) : fail()
+  else if (schema.type === 'boolean') {
+    value = /^(on|true|1)$/i.test(text) ? true : /^(off|false|0)$/i.test(text) ? false : fail()
+  } else if (schema.type === 'array') {
+    value = text
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== '')
+  }
+  const error = Value.Errors(schema, value).First()
+  if (error) {
+    const item = /^\/\d+$/.test(error.path) ? String(error.value) : undefined
+    fail(item)
+  }
+  return value
+}
+
+/**
+ * Reads every setting from `--flags` and the environment (a flag wins over its variable),
+ * validates it against the schema and fills in defaults. Relative database paths resolve
+ * against INIT_CWD (where `pnpm start` was typed) or the current directory.
+ */
+export function parseCommandLine(
+  argv: readonly string[] = process.argv.slice(2),
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Invocation {
+  let parsed: ReturnType<typeof parseArgs>
+  try {
+    parsed = parseArgs({
+      // `pnpm start -- --port 1` passes the `--` along; it separates nothing here.
+      args: argv[0] === '--' ? argv.slice(1) : [...argv],
+      options: {
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+        ...Object.fromEntries(keys.map((key) => [flagOf(key), { type: 'string' as const }])),
+      },
+      strict: true,
+    })
+  } catch (error) {
+    throw new ConfigError(`${(error as Error).message} See --help.`)
+  }
+  const flags = parsed.values as Record<string, string | boolean | undefined>
+  if (flags.help) return { command: 'help' }
+  if (flags.version) return { command: 'version' }
+
+  const text = (key: Key) => (flags[flagOf(key)] as string | undefined) ?? env[envName(key)]
+  const storageKind = parseDatabaseUrl(text('databaseUrl'), '/').kind
+  const values: Record<string, unknown> = {}
+  for (const key of keys) {
+    const schema = schemaOf(key)
+    const raw = text(key)
+    const ignored = schema.postgresOnly && storageKind !== 'postgres'
+    values[key] = raw === undefined || raw === '' || ignored ? schema.default : parseValue(key, raw)
+  }
+  const settings = values as unknown as Values
+  const storage = parseDatabaseUrl(
+    settings.databaseUrl,
+    env.INIT_CWD ?? process.cwd(),
+    settings.databasePoolSize,
+  )
+  return { command: 'run', settings: { ...settings, storage } }
+}
+
+/** The settings a command line and environment give, or a ConfigError; for tests and tools. */
+export function loadSettings(
+  env: Readonly<Record<string, string | undefined>> = {},
+  argv: readonly string[] = [],
+): Settings {
+  const invocation = parseCommandLine(argv, env)
+  if (invocation.command !== 'run') throw new ConfigError(`--${invocation.command} runs nothing.`)
+  return invocation.settings
+}
+
+/** `--help`: every setting with its flag, variable, default and meaning, from the schema. */
+export function helpText(bin = 'tasklane-server'): string {
+  const rows = keys.map((key) => {
+    const schema = schemaOf(key)
+    const fallback = schema.default
+    const shown = Array.isArray(fallback)
+      ? fallback.join(',') || '(none)'
+      : typeof fallback === 'boolean'
+        ? fallback
+          ? 'on'
+          : 'off'
+        : (fallback ?? '(none)')
+    return [`--${flagOf(key)} <value>`, schema.env, `${schema.description} Default: ${shown}.`]
+  })
+  rows.push(['-h, --help', '', 'Print this help and exit.'])
+  rows.push(['-v, --version', '', 'Print the version and exit.'])
+  const width = (i: number) => Math.max(...rows.map((row) => (row[i] as string).length))
+  const [flagWidth, envWidth] = [width(0), width(1)]
+  const lines = rows.map(
+    ([flag, envVar, text]) =>
+      `  ${(flag as string).padEnd(flagWidth)}  ${(envVar as string).padEnd(envWidth)}  ${text}`,
+  )
+  return [
+    `Usage: ${bin} [options]`,
+    '',
+    'Starts the tasklane HTTP server. Every option can also be set with its environment',
+    'variable; a flag wins over its variable.',
+    '',
+    'Options:',
+    ...lines,
+    '',
+  ].join('\n')
+}
+
+/** The settings with secrets masked and passwords taken out of URLs, for a log line. */
+export function printable(settings: Settings): Record<string, unknown> {
+  const shown: Record<string, unknown> = {}
+  for (const key of keys) {
+    const value = settings[key]
+    if (schemaOf(key).secret) shown[key] = value === undefined ? undefined : '***'
+    else if (typeof value === 'string' && /^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
+      shown[key] = value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]+):[^@]*@/i, '$1:***@')
+    } else shown[key] = value
+  }
+  return shown
+}

@@ -1,0 +1,67 @@
+import type SQLite from 'better-sqlite3'
+import { Kysely, type SqliteDatabase, SqliteDialect } from 'kysely'
+import { kyselyStorage } from '../kysely-storage.js'
+import { migrate } from '../migrations.js'
+import type { Schema } from '../schema.js'
+import type { Storage } from '../storage.js'
+import { createBatchWriter } from './batch.js'
+import { openConnection } from './connection.js'
+import { createSqliteWriter } from './writer.js'
+
+/**
+ * better-sqlite3 compiles SQL on every `prepare`, and Kysely prepares every query it
+ * runs. The SQL of a query shape never changes (values are bound parameters), so each
+ * statement is compiled once and reused. The cache is bounded in case shapes multiply.
+ */
+function withStatementCache(sqlite: SQLite.Database, max = 256): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>()
+  return {
+    close: () => sqlite.close(),
+    prepare(sql) {
+      let statement = statements.get(sql)
+      if (statement === undefined) {
+        if (statements.size >= max) statements.clear()
+        statement = sqlite.prepare(sql)
+        statements.set(sql, statement)
+      }
+      return statement
+    },
+  }
+}
+
+/**
+ * Opens an SQLite file (created with its directory if missing), migrates it, and returns
+ * the Storage: reads on this thread's connection, creates committed by a writer thread
+ * with a connection of its own. `:memory:` is one database per connection, so there the
+ * batches are committed on the reading connection, by the same code.
+ */
+export async function openSqlite(filename: string): Promise<Storage> {
+  const sqlite = openConnection(filename)
+  const db = new Kysely<Schema>({
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+  })
+  try {
+    await migrate(db, 'sqlite')
+  } catch (error) {
+    await db.destroy()
+    throw error
+  }
+  if (filename === ':memory:') {
+    return kyselyStorage({
+      kind: 'sqlite',
+      db,
+      writeTasks: createBatchWriter(sqlite),
+      close: () => db.destroy(),
+    })
+  }
+  const writer = createSqliteWriter(filename)
+  return kyselyStorage({
+    kind: 'sqlite',
+    db,
+    writeTasks: writer.write,
+    async close() {
+      await writer.close()
+      await db.destroy()
+    },
+  })
+}

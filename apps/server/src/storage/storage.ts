@@ -1,0 +1,59 @@
+import type { Task } from '@tasklane/contract'
+
+/** Where tasks are stored: an SQLite file (or `:memory:`), or a PostgreSQL database. */
+export type StorageConfig =
+  | { readonly kind: 'sqlite'; readonly filename: string }
+  | {
+      readonly kind: 'postgres'
+      readonly url: string
+      /** Connections this instance may hold. */
+      readonly poolSize: number
+    }
+
+/** One create of a batch: the task, and its Idempotency-Key with a digest of the body. */
+export interface TaskWrite {
+  readonly name: string
+  readonly tag?: string | undefined
+  readonly key?: string | undefined
+  /** Digest of the body; a repeated key replays only when it matches. */
+  readonly fingerprint: string
+}
+
+/**
+ * What a create came to: a new task, the task its key created before (`replayed`), or a
+ * key already used with another body.
+ */
+export type WriteOutcome = { task: Task; replayed: boolean } | 'conflict'
+
+/** Which tasks a listing returns: ids above `after`, optionally only one tag. */
+export interface ListFilter {
+  readonly after?: number | undefined
+  readonly tag?: string | undefined
+}
+
+/**
+ * The one port to stored tasks, whatever the backend. Failures that mean the database
+ * cannot serve right now reject with DatabaseUnavailableError; anything else is a fault.
+ */
+export interface Storage {
+  readonly kind: StorageConfig['kind']
+  /** The task with this id, or undefined. */
+  findTask(id: number): Promise<Task | undefined>
+  /** Up to `limit` tasks matching the filter, in ascending id order. */
+  listTasks(filter: ListFilter, limit: number): Promise<Task[]>
+  /** The ids of the `n`-th task (1-based) matching the filter and of up to `count - 1` after it. */
+  taskIdsFrom(filter: ListFilter, n: number, count: number): Promise<number[]>
+  /**
+   * Commits a batch of creates in one transaction (one fsync), checking and storing each
+   * Idempotency-Key with its task; keys created before `notBefore` have expired. Ids are
+   * assigned in commit order, across every server on the database, and within a batch in
+   * the order of `items`. Resolves with one outcome per item, in order.
+   */
+  writeTasks(items: readonly TaskWrite[], now: number, notBefore: number): Promise<WriteOutcome[]>
+  /** Deletes Idempotency-Keys created before `before`; resolves with how many went. */
+  purgeIdempotencyKeys(before: number): Promise<number>
+  /** True when the database answers. */
+  ping(): Promise<boolean>
+  /** Lets the writes already sent finish, then closes every connection. */
+  close(): Promise<void>
+}
