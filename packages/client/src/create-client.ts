@@ -143,8 +143,9 @@ async function readError(response: Response, method: string, url: string): Promi
   try {
     body = JSON.parse(text)
   } catch {}
-  const error = body as { code?: unknown; message?: unknown } | undefined
-  const valid = typeof error === 'object' && typeof error.message === 'string'
+  // Any JSON may come back, `null` included: only an object with a string message is an Error body.
+  const error = body as { code?: unknown; message?: unknown } | null | undefined
+  const valid = typeof error === 'object' && error !== null && typeof error.message === 'string'
   const message = valid
     ? (error.message as string)
     : `Request failed with status ${response.status}: ${method} ${url}`

@@ -77,6 +77,27 @@ describe('createClient', () => {
       message: 'Request failed with status 502: GET http://h/tasks/3',
     })
   })
+
+  it.each([
+    ['null', 'null'],
+    ['a number', '42'],
+    ['an array', '[1]'],
+    ['an object without message', '{"code":500}'],
+    ['a message that is not a string', '{"code":500,"message":7}'],
+  ])('throws an ApiError, not a TypeError, for a JSON error body that is %s', async (_, text) => {
+    const { fetch } = recordingFetch(
+      () => new Response(text, { status: 500, headers: { 'content-type': 'application/json' } }),
+    )
+    const client = createClient({ baseUrl: 'http://h', fetch, retry: false })
+    const error = await client.listTasks().catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ApiError)
+    expect(error).toMatchObject({
+      status: 500,
+      code: 500,
+      body: JSON.parse(text),
+      message: 'Request failed with status 500: GET http://h/tasks',
+    })
+  })
 })
 
 describe('token', () => {
