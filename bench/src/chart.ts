@@ -140,10 +140,7 @@ export function renderChart(results: BenchResults): string {
     )
   }
   if (inserts) {
-    const off =
-      inserts.withoutGroupCommit === undefined
-        ? 'without group commit: no switch yet'
-        : `without group commit ${number(inserts.withoutGroupCommit)}/s`
+    const off = `without group commit ${number(inserts.withoutGroupCommit)}/s`
     other.push(
       `durable POST /task: ${number(inserts.concurrent)}/s at ${inserts.connections} connections, ${number(inserts.oneConnection)}/s at 1; ${off}`,
       `raw better-sqlite3 on this disk (synchronous=FULL): ${number(inserts.sqliteOnePerCommit)} inserts/s one per commit, ${number(inserts.sqliteHundredPerCommit)}/s 100 per commit`,

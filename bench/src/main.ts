@@ -4,26 +4,19 @@
  * also on failure or Ctrl-C, and a watchdog bounds the whole run.
  */
 import { spawnSync } from 'node:child_process'
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { envName } from '@tasklane/server'
 import { renderChart } from './chart.js'
 import { rawSqliteInserts } from './durable.js'
 import { evaluateGoals } from './goals.js'
 import { interleavedLatency, timedGet } from './latency.js'
 import { type LoadRequest, type LoadResult, load } from './load.js'
 import { describeMachine } from './machine.js'
-import { killAllChildren, type ServerProcess, startServer } from './processes.js'
+import { killAll, type ServerProcess, startServer } from './processes.js'
 import { goalsTable, loadTable, otherFigures } from './report.js'
 import type { BenchResults, ScenarioResult, TargetFigures, TargetId } from './results.js'
 import { sdkOverhead } from './sdk.js'
@@ -45,8 +38,6 @@ const USAGE = `Usage: pnpm bench [-- options]
   --tasks <n>             tasks in the loaded table (default 100000)
   --large <n>             tasks in the large table of the latency/streaming figures (default 1000000)
   --log-level <level>     LOG_LEVEL for the tasklane servers (default: the server's own default)
-  --group-commit-off <NAME=VALUE>
-                          environment setting that switches the server's group commit off
   --out <dir>             where latest.json and chart.svg go (default bench/results)
   --help`
 
@@ -61,7 +52,6 @@ const { values: args } = parseArgs({
     tasks: { type: 'string' },
     large: { type: 'string' },
     'log-level': { type: 'string' },
-    'group-commit-off': { type: 'string' },
     out: { type: 'string' },
     help: { type: 'boolean', default: false },
   },
@@ -118,7 +108,7 @@ function note(message: string): void {
 }
 
 process.on('exit', (code) => {
-  killAllChildren()
+  void killAll()
   // On failure the servers' logs stay for a post-mortem; the databases go.
   if (code === 0) rmSync(work, { recursive: true, force: true })
   else {
@@ -214,7 +204,7 @@ async function postgresServer(url: string): Promise<ServerProcess | undefined> {
   } catch (error) {
     const reason = (error as Error).message.split('\n').find((line) => /postgres/i.test(line))
     note(
-      `PostgreSQL skipped: the server did not start on it${reason ? ` (${reason.trim().slice(0, 160)})` : ''}; PostgreSQL support is still being built.`,
+      `PostgreSQL skipped: the server did not start on it${reason ? ` (${reason.trim().slice(0, 160)})` : ''}.`,
     )
     return undefined
   }
@@ -317,21 +307,8 @@ async function runLoad(targets: [TargetId, ServerProcess][]): Promise<ScenarioRe
   })
 }
 
-/** The environment setting that switches group commit off: given, or found in the server's config. */
-function groupCommitSwitch(): Record<string, string> | undefined {
-  const given = args['group-commit-off']
-  if (given) {
-    const [name, ...value] = given.split('=')
-    return name ? { [name]: value.join('=') } : undefined
-  }
-  try {
-    const config = readFileSync(join(SERVER_DIR, 'src/config.ts'), 'utf8')
-    const name = /\b([A-Z0-9_]*GROUP_COMMIT[A-Z0-9_]*)\b/.exec(config)?.[1]
-    return name ? { [name]: '0' } : undefined
-  } catch {
-    return undefined
-  }
-}
+/** The server's own setting that turns group commit off, named by its settings schema. */
+const GROUP_COMMIT_OFF = { [envName('groupCommit')]: 'off' }
 
 async function durableInserts(
   server: ServerProcess,
@@ -343,27 +320,18 @@ async function durableInserts(
   log(
     `durable inserts: ${Math.round(one.rps)}/s at 1 connection, ${Math.round(concurrent.rps)}/s at ${settings.connections}`,
   )
-  let withoutGroupCommit: number | undefined
-  const off = groupCommitSwitch()
-  if (off) {
-    try {
-      const plain = await startTasklane('no-group-commit', join(work, 'no-group-commit.db'), off)
-      try {
-        withoutGroupCommit = (
-          await load(plain.url, create, { connections: settings.connections, seconds })
-        ).rps
-      } finally {
-        await plain.stop()
-      }
-    } catch (error) {
-      note(
-        `group commit switch ${JSON.stringify(off)} did not work: ${(error as Error).message.split('\n')[0]}`,
-      )
-    }
-  } else {
-    note(
-      'group commit comparison pending: the server has no switch to turn group commit off yet (pass --group-commit-off NAME=VALUE once it has one).',
-    )
+  const plain = await startTasklane(
+    'no-group-commit',
+    join(work, 'no-group-commit.db'),
+    GROUP_COMMIT_OFF,
+  )
+  let withoutGroupCommit: number
+  try {
+    withoutGroupCommit = (
+      await load(plain.url, create, { connections: settings.connections, seconds })
+    ).rps
+  } finally {
+    await plain.stop()
   }
   const sqliteOnePerCommit = rawSqliteInserts(work, 1, Math.min(seconds, 2))
   const sqliteHundredPerCommit = rawSqliteInserts(work, 100, Math.min(seconds, 2))
@@ -371,7 +339,7 @@ async function durableInserts(
     oneConnection: one.rps,
     concurrent: concurrent.rps,
     connections: settings.connections,
-    ...(withoutGroupCommit === undefined ? {} : { withoutGroupCommit }),
+    withoutGroupCommit,
     sqliteOnePerCommit,
     sqliteHundredPerCommit,
   }
@@ -485,7 +453,7 @@ try {
   process.exitCode = 1
 } finally {
   for (const cleanup of cleanups) await cleanup().catch(() => {})
-  killAllChildren()
+  void killAll()
   // Kept-alive sockets must not hold the process open.
   process.exit(process.exitCode ?? 0)
 }

@@ -75,7 +75,7 @@ export interface BenchResults {
     concurrent: number
     connections: number
     /** The same concurrent load with group commit switched off, when the server has a switch. */
-    withoutGroupCommit?: number
+    withoutGroupCommit: number
     /** better-sqlite3 in the benchmark process, synchronous=FULL, on the same disk. */
     sqliteOnePerCommit: number
     sqliteHundredPerCommit: number

@@ -46,6 +46,7 @@ export function fixture(): Omit<BenchResults, 'goals'> {
       oneConnection: 200,
       concurrent: 1_500,
       connections: 10,
+      withoutGroupCommit: 700,
       sqliteOnePerCommit: 250,
       sqliteHundredPerCommit: 25_000,
     },
