@@ -8,6 +8,13 @@ export interface KeyRecord {
   readonly taskId: number
 }
 
+/** A stored key with the task it created (the task a repeat replays). */
+export interface StoredKey {
+  readonly key: string
+  readonly fingerprint: string
+  readonly task: TaskRow
+}
+
 /** A task as its row holds it: `tag` is null when the task has none. */
 export interface TaskRow {
   readonly id: number
@@ -18,15 +25,13 @@ export interface TaskRow {
 type Awaitable<T> = T | Promise<T>
 
 /**
- * The four statements a batch needs, inside one write transaction that the backend has
+ * The three statements a batch needs, inside one write transaction that the backend has
  * begun (and, on PostgreSQL, under the ordering lock). SQLite's run synchronously on the
  * writer thread; PostgreSQL's are queries on the transaction's connection.
  */
 export interface BatchStatements {
-  /** The records of those `keys` created at or after `notBefore`. */
-  findKeys(keys: readonly string[], notBefore: number): Awaitable<readonly KeyRecord[]>
-  /** The tasks with these ids. */
-  findTasks(ids: readonly number[]): Awaitable<readonly TaskRow[]>
+  /** Those of `keys` stored at or after `notBefore`, each with the task it created. */
+  findKeys(keys: readonly string[], notBefore: number): Awaitable<readonly StoredKey[]>
   /** Inserts the tasks; resolves with their ids, ascending, the i-th id for the i-th task. */
   insertTasks(tasks: readonly { name: string; tag: string | null }[]): Awaitable<readonly number[]>
   /** Stores the keys, each taking over an expired record of the same key. */
@@ -44,8 +49,8 @@ export function toTask(row: TaskRow): Task {
  * The write algorithm, the same on every backend: each create of a batch either replays
  * the task its Idempotency-Key created (same body), clashes with it (another body), or is
  * inserted, its key stored beside it in the same transaction. Whatever the batch's size,
- * that is at most four statements. A key that occurs twice in one batch is treated as its
- * first occurrence's repeat.
+ * that is at most three statements (one when no create has a key). A key that occurs
+ * twice in one batch is treated as its first occurrence's repeat.
  */
 export async function writeBatch(
   statements: BatchStatements,
@@ -55,15 +60,13 @@ export async function writeBatch(
 ): Promise<WriteOutcome[]> {
   const keys = [...new Set(items.flatMap((item) => (item.key === undefined ? [] : [item.key])))]
   const known = new Map<string, KeyRecord>()
+  const tasks = new Map<number, Task>()
   if (keys.length > 0) {
-    for (const record of await statements.findKeys(keys, notBefore)) known.set(record.key, record)
-  }
-
-  const replayIds = [...known.values()].map((record) => record.taskId)
-  const originals = new Map<number, Task>()
-  if (replayIds.length > 0) {
-    for (const row of await statements.findTasks(replayIds))
-      originals.set(Number(row.id), toTask(row))
+    for (const { key, fingerprint, task } of await statements.findKeys(keys, notBefore)) {
+      const original = toTask(task)
+      known.set(key, { key, fingerprint, taskId: original.id })
+      tasks.set(original.id, original)
+    }
   }
 
   // A create is fresh unless its key is stored, or taken by an earlier create of the batch.
@@ -85,7 +88,9 @@ export async function writeBatch(
   const newKeys: KeyRecord[] = []
   for (const [i, item] of fresh.entries()) {
     const id = ids[i] as number
-    created.set(item, toTask({ id, name: item.name, tag: item.tag ?? null }))
+    const task = toTask({ id, name: item.name, tag: item.tag ?? null })
+    created.set(item, task)
+    tasks.set(id, task)
     if (item.key !== undefined) {
       const record = { key: item.key, fingerprint: item.fingerprint, taskId: id }
       known.set(item.key, record)
@@ -99,9 +104,6 @@ export async function writeBatch(
     if (task) return { task, replayed: false }
     const record = known.get(item.key as string) as KeyRecord
     if (record.fingerprint !== item.fingerprint) return 'conflict'
-    const original =
-      originals.get(record.taskId) ?? [...created.values()].find((t) => t.id === record.taskId)
-    // A key whose task is gone (never, as tasks are not deleted) cannot replay it.
-    return original ? { task: original, replayed: true } : 'conflict'
+    return { task: tasks.get(record.taskId) as Task, replayed: true }
   })
 }

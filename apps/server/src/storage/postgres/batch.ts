@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely'
 import type { Schema } from '../schema.js'
-import type { BatchStatements, KeyRecord, TaskRow } from '../write-batch.js'
+import type { BatchStatements, TaskRow } from '../write-batch.js'
 
 /**
  * The batch's statements on PostgreSQL, one query each whatever the batch's size: arrays
@@ -9,15 +9,11 @@ import type { BatchStatements, KeyRecord, TaskRow } from '../write-batch.js'
 export function postgresStatements(trx: Kysely<Schema>): BatchStatements {
   return {
     async findKeys(keys, notBefore) {
-      const { rows } = await sql<KeyRecord>`
-        select key, fingerprint, task_id as "taskId" from idempotency_keys
-        where key = any(${keys}::text[]) and created_at >= ${notBefore}`.execute(trx)
-      return rows
-    },
-    async findTasks(ids) {
-      const { rows } = await sql<TaskRow>`
-        select id, name, tag from tasks where id = any(${ids}::bigint[])`.execute(trx)
-      return rows
+      const { rows } = await sql<{ key: string; fingerprint: string } & TaskRow>`
+        select k.key, k.fingerprint, t.id, t.name, t.tag
+        from idempotency_keys k join tasks t on t.id = k.task_id
+        where k.key = any(${keys}::text[]) and k.created_at >= ${notBefore}`.execute(trx)
+      return rows.map(({ key, fingerprint, ...task }) => ({ key, fingerprint, task }))
     },
     // The ids are drawn first and the k-th smallest given to the k-th task, so the pairing
     // of ids and tasks holds by construction, not by the order RETURNING happens to use.

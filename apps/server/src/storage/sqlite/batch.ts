@@ -1,13 +1,14 @@
 import type SQLite from 'better-sqlite3'
 import type { TaskWrite, WriteOutcome } from '../storage.js'
-import { type BatchStatements, type KeyRecord, type TaskRow, writeBatch } from '../write-batch.js'
+import { type BatchStatements, type TaskRow, writeBatch } from '../write-batch.js'
 
 /** The batch's statements on prepared SQLite statements: one row each, no round trips. */
 function statements(db: SQLite.Database): BatchStatements {
-  const findKey = db.prepare<[string, number], Omit<KeyRecord, 'key'>>(
-    'SELECT fingerprint, task_id AS taskId FROM idempotency_keys WHERE key = ? AND created_at >= ?',
+  // A key's task is found by the join: tasks are never deleted, so every key has one.
+  const findKey = db.prepare<[string, number], { fingerprint: string } & TaskRow>(
+    `SELECT k.fingerprint, t.id, t.name, t.tag FROM idempotency_keys k
+     JOIN tasks t ON t.id = k.task_id WHERE k.key = ? AND k.created_at >= ?`,
   )
-  const findTask = db.prepare<[number], TaskRow>('SELECT id, name, tag FROM tasks WHERE id = ?')
   const insertTask = db.prepare<[string, string | null], { id: number }>(
     'INSERT INTO tasks (name, tag) VALUES (?, ?) RETURNING id',
   )
@@ -19,10 +20,11 @@ function statements(db: SQLite.Database): BatchStatements {
   return {
     findKeys: (keys, notBefore) =>
       keys.flatMap((key) => {
-        const record = findKey.get(key, notBefore)
-        return record ? [{ key, ...record }] : []
+        const row = findKey.get(key, notBefore)
+        if (row === undefined) return []
+        const { fingerprint, ...task } = row
+        return [{ key, fingerprint, task }]
       }),
-    findTasks: (ids) => ids.flatMap((id) => findTask.get(id) ?? []),
     // One INSERT per task: each RETURNING gives that task's own id.
     insertTasks: (tasks) =>
       tasks.map((task) => (insertTask.get(task.name, task.tag) as { id: number }).id),
