@@ -5,7 +5,7 @@ export default defineConfig({
     // The same suite runs again on PostgreSQL: vitest.postgres.config.ts.
     name: 'server-sqlite',
     include: ['test/**/*.test.ts'],
-    // Builds dist/main.js for the tests that run the server as a real process.
-    globalSetup: ['test/global-setup.ts'],
+    // Builds dist/ and copies it for the tests that run the server as a real process.
+    globalSetup: ['test/support/global-setup.ts'],
   },
 })

@@ -1,0 +1,60 @@
+import type { FastifyInstance } from 'fastify'
+import { type AppOptions, buildApp } from '../../src/app.js'
+import { openStorage, type Storage } from '../../src/storage/index.js'
+import { createTestDatabase, type TestDatabase } from './test-database.js'
+
+/** A server listening on 127.0.0.1, on a database of the backend under test. */
+export interface TestServer {
+  readonly app: FastifyInstance
+  /** The storage the app was given (before any `wrapStorage`). */
+  readonly storage: Storage
+  /** Base URL without a trailing slash, e.g. `http://127.0.0.1:41234`. */
+  readonly url: string
+  readonly port: number
+  /** Where the tasks live, to reach them with SQL or to open them again. */
+  readonly testDatabase: TestDatabase
+  /** Closes the app and the storage, then drops the database if this server created it. */
+  close(): Promise<void>
+}
+
+/** What a test may change about the server; everything else is as in production. */
+export interface StartOptions extends Omit<AppOptions, 'storage' | 'logger'> {
+  /** A database that already holds tasks (a restart); left in place on close. */
+  readonly testDatabase?: TestDatabase
+  /** Stands between the app and the storage (to count, hold or fail its calls). */
+  readonly wrapStorage?: (storage: Storage) => Storage
+}
+
+/**
+ * The one way the tests run the app in process: a fresh test database (unless one is
+ * given), `openStorage`, `buildApp` with any settings that differ from the defaults, and
+ * `listen` on an ephemeral port. Use `url` for real HTTP, `app.inject` for speed.
+ */
+export async function startServer({
+  testDatabase: given,
+  wrapStorage = (storage) => storage,
+  ...options
+}: StartOptions = {}): Promise<TestServer> {
+  const testDatabase = given ?? (await createTestDatabase())
+  const storage = await openStorage(testDatabase.config)
+  const app = await buildApp({ ...options, storage: wrapStorage(storage) })
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const address = app.server.address()
+  if (address === null || typeof address === 'string') throw new Error('no TCP address')
+  let closing: Promise<void> | undefined
+  return {
+    app,
+    storage,
+    url: `http://127.0.0.1:${address.port}`,
+    port: address.port,
+    testDatabase,
+    close() {
+      closing ??= (async () => {
+        await app.close()
+        await storage.close()
+        if (given === undefined) await testDatabase.drop()
+      })()
+      return closing
+    },
+  }
+}

@@ -1,0 +1,152 @@
+import { randomBytes } from 'node:crypto'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import SQLite from 'better-sqlite3'
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
+import pg from 'pg'
+import { openStorage, type StorageConfig } from '../../src/storage/index.js'
+import type { Schema } from '../../src/storage/schema.js'
+
+/**
+ * The backend every server test runs on: `TASKLANE_TEST_DATABASE=postgres` (set by the
+ * `server-postgres` Vitest project) selects PostgreSQL, anything else SQLite.
+ */
+export const backend: StorageConfig['kind'] =
+  process.env.TASKLANE_TEST_DATABASE === 'postgres' ? 'postgres' : 'sqlite'
+
+/** True in the `server-postgres` project. */
+export const onPostgres = backend === 'postgres'
+
+/** The PostgreSQL server the tests use (the local one, trust auth); its `test` database. */
+export const POSTGRES_URL =
+  process.env.TASKLANE_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+
+/** `url` with its connections' search_path set to `schema`. */
+export function withSearchPath(url: string, schema: string): string {
+  const parsed = new URL(url)
+  parsed.searchParams.set('options', `-c search_path=${schema}`)
+  return parsed.toString()
+}
+
+/** Runs one statement as the PostgreSQL superuser on `url` (the test database by default). */
+export async function adminQuery<R extends pg.QueryResultRow = pg.QueryResultRow>(
+  text: string,
+  values: unknown[] = [],
+  url: string = POSTGRES_URL,
+): Promise<R[]> {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    return (await client.query<R>(text, values)).rows
+  } finally {
+    await client.end()
+  }
+}
+
+/** bigint columns as numbers, as the server reads them (ids stay below 2^53). */
+const numericInt8: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === 20 && format !== 'binary'
+      ? Number
+      : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
+}
+
+/** A task as `insertMany` writes it. */
+export interface TaskRow {
+  readonly name: string
+  readonly tag?: string
+}
+
+/**
+ * A fresh, empty place to keep tasks: a temp SQLite file, or a new PostgreSQL schema.
+ * The server reaches it only through the Storage port; a test that needs SQL (a PRAGMA,
+ * a bulk insert, a row count, a deleted row) opens a connection of its own with `use`.
+ */
+export interface TestDatabase {
+  /** What openStorage takes; open it as often as needed (restarts, several instances). */
+  readonly config: StorageConfig
+  /** PostgreSQL only: the schema's name. */
+  readonly schema?: string
+  /** Creates the tables (openStorage does too), for SQL before any server has started. */
+  migrate(): Promise<void>
+  /**
+   * Runs `fn` on a connection of the test's own (beside the server's: WAL lets SQLite
+   * readers and writers share the file), closed when `fn` settles.
+   */
+  use<T>(fn: (db: Kysely<Schema>) => Promise<T>): Promise<T>
+  /** Inserts `count` tasks in one transaction, bypassing the API (fast setup of long lists). */
+  insertMany(count: number, make?: (i: number) => TaskRow): Promise<void>
+  /** Deletes the file or drops the schema. */
+  drop(): Promise<void>
+}
+
+function connect(config: StorageConfig): Kysely<Schema> {
+  if (config.kind === 'postgres') {
+    const pool = new pg.Pool({ connectionString: config.url, max: 1, types: numericInt8 })
+    return new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) })
+  }
+  const sqlite = new SQLite(config.filename)
+  // The server's writer thread may hold the write lock for a commit: wait for it.
+  sqlite.pragma('busy_timeout = 5000')
+  return new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) })
+}
+
+/**
+ * An empty database on the backend under test (or on `kind`). SQLite's file is `file` in a
+ * new temporary directory; a path with directories tests that the server creates them.
+ */
+export async function createTestDatabase({
+  kind = backend,
+  file = 'tasks.db',
+}: {
+  kind?: StorageConfig['kind']
+  file?: string
+} = {}): Promise<TestDatabase> {
+  let config: StorageConfig
+  let schema: string | undefined
+  let drop: () => Promise<void>
+  if (kind === 'postgres') {
+    schema = `tl_${randomBytes(6).toString('hex')}`
+    await adminQuery(`create schema ${schema}`)
+    // A small pool: both projects' test files run side by side on one server.
+    config = { kind: 'postgres', url: withSearchPath(POSTGRES_URL, schema), poolSize: 4 }
+    drop = async () => {
+      await adminQuery(`drop schema if exists ${schema} cascade`)
+    }
+  } else {
+    const dir = await mkdtemp(join(tmpdir(), 'tasklane-test-'))
+    config = { kind: 'sqlite', filename: join(dir, file) }
+    drop = () => rm(dir, { recursive: true, force: true })
+  }
+  const use = async <T>(fn: (db: Kysely<Schema>) => Promise<T>): Promise<T> => {
+    const db = connect(config)
+    try {
+      return await fn(db)
+    } finally {
+      await db.destroy()
+    }
+  }
+  return {
+    config,
+    schema,
+    async migrate() {
+      await (await openStorage(config)).close()
+    },
+    use,
+    insertMany: (count, make = (i) => ({ name: `task ${i}` })) =>
+      use((db) =>
+        db.transaction().execute(async (trx) => {
+          // SQLite binds at most 32766 variables per statement: insert in slices.
+          for (let start = 0; start < count; start += 500) {
+            const rows = Array.from({ length: Math.min(500, count - start) }, (_, i) => {
+              const { name, tag } = make(start + i)
+              return { name, tag: tag ?? null }
+            })
+            await trx.insertInto('tasks').values(rows).execute()
+          }
+        }),
+      ),
+    drop,
+  }
+}
