@@ -255,7 +255,10 @@ export function parseCommandLine(
     const schema = schemaOf(key)
     const raw = text(key)
     const ignored = schema.postgresOnly && storageKind !== 'postgres'
-    values[key] = raw === undefined || raw === '' || ignored ? schema.default : parseValue(key, raw)
+    // An empty text or list means "not set" (API_TOKEN= is no token); an empty number,
+    // switch or level is a mistake to report, not a default to fall back on.
+    const unset = raw === '' && (schema.type === 'string' || schema.type === 'array')
+    values[key] = raw === undefined || unset || ignored ? schema.default : parseValue(key, raw)
   }
   const settings = values as unknown as Values
   const storage = parseDatabaseUrl(
