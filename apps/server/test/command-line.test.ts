@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { envName, SettingsSchema } from '../src/settings.js'
+import { createTask } from './support/http.js'
+import { killAll, runServer, SERVER_DIR, startServerProcess } from './support/processes.js'
+import { backend, createTestDatabase } from './support/test-database.js'
+
+const { version } = JSON.parse(readFileSync(join(SERVER_DIR, 'package.json'), 'utf8')) as {
+  version: string
+}
+
+afterAll(killAll)
+
+describe('node dist/main.js --help', () => {
+  it.each(['--help', '-h'])('%s prints every setting of the schema and exits 0', (flag) => {
+    const { status, stdout, stderr } = runServer([flag], { PORT: 'not read' })
+    expect({ status, stderr }).toEqual({ status: 0, stderr: '' })
+    const keys = Object.keys(
+      SettingsSchema.properties,
+    ) as (keyof typeof SettingsSchema.properties)[]
+    expect(keys.length).toBeGreaterThan(0)
+    for (const key of keys) {
+      const env = envName(key)
+      const flagName = `--${env.toLowerCase().replaceAll('_', '-')} <value>`
+      expect(stdout.split('\n').some((line) => line.includes(flagName) && line.includes(env))).toBe(
+        true,
+      )
+    }
+  })
+})
+
+describe('node dist/main.js --version', () => {
+  it.each(['--version', '-v'])("%s prints package.json's version and exits 0", (flag) => {
+    expect(runServer([flag])).toEqual({ status: 0, stdout: `${version}\n`, stderr: '' })
+  })
+})
+
+describe('node dist/main.js with a setting it cannot use', () => {
+  it.each([
+    [{ PORT: 'abc' }, 'PORT "abc" is not a whole number from 0 to 65535.'],
+    [
+      { DATABASE_URL: 'postgres://127.0.0.1:1/none', DATABASE_POOL_SIZE: 'abc' },
+      'DATABASE_POOL_SIZE "abc" is not a whole number from 1 to 1000.',
+    ],
+  ])('exits 2 with the message on stderr (%j)', (env, message) => {
+    const { status, stdout, stderr } = runServer(['--log-level', 'silent'], env)
+    expect({ status, stdout, stderr }).toEqual({ status: 2, stdout: '', stderr: `${message}\n` })
+  })
+
+  it('exits 2 for an unknown flag', () => {
+    const { status, stderr } = runServer(['--prot', '80'])
+    expect(status).toBe(2)
+    expect(stderr).toMatch(/'--prot'.* See --help\.\n$/)
+  })
+})
+
+describe.runIf(backend === 'sqlite')(
+  'node dist/main.js on SQLite with DATABASE_POOL_SIZE=abc',
+  () => {
+    it('ignores the PostgreSQL-only setting and serves', async () => {
+      const testDatabase = await createTestDatabase()
+      try {
+        const server = await startServerProcess({
+          DATABASE_URL: (testDatabase.config as { filename: string }).filename,
+          DATABASE_POOL_SIZE: 'abc',
+        })
+        expect(await createTask(server, { name: 'pool size ignored' })).toMatchObject({ id: 1 })
+        expect(await server.stop()).toEqual({ code: 0, signal: null })
+      } finally {
+        await testDatabase.drop()
+      }
+    })
+  },
+)

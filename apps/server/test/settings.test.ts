@@ -1,0 +1,316 @@
+import { resolve } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import {
+  ConfigError,
+  DEFAULT_DATABASE_FILE,
+  envName,
+  helpText,
+  loadSettings,
+  parseCommandLine,
+  parseDatabaseUrl,
+  printable,
+  SettingsSchema,
+} from '../src/settings.js'
+
+const CWD = '/srv/tasklane'
+const POSTGRES = 'postgres://db/tasks'
+
+/** The ConfigError message `loadSettings` throws for this environment and these flags. */
+function refusal(env: Record<string, string>, argv: string[] = []): string {
+  try {
+    loadSettings(env, argv)
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError)
+    return (error as Error).message
+  }
+  throw new Error(`${JSON.stringify({ env, argv })} was accepted`)
+}
+
+describe('parseDatabaseUrl', () => {
+  it.each([
+    ['sqlite:./x.db', '/srv/tasklane/x.db'],
+    ['sqlite:/abs/x.db', '/abs/x.db'],
+    ['sqlite:///abs/x.db', '/abs/x.db'],
+    ['./data/tasks.db', '/srv/tasklane/data/tasks.db'],
+    ['/var/lib/tasklane/tasks.db', '/var/lib/tasklane/tasks.db'],
+    ['sqlite::memory:', ':memory:'],
+  ])('reads %s as the SQLite file %s', (value, filename) => {
+    expect(parseDatabaseUrl(value, CWD)).toEqual({ kind: 'sqlite', filename })
+  })
+
+  it('defaults to data/tasklane.db when unset or blank', () => {
+    const expected = { kind: 'sqlite', filename: '/srv/tasklane/data/tasklane.db' }
+    expect(resolve(CWD, DEFAULT_DATABASE_FILE)).toBe(expected.filename)
+    for (const value of [undefined, '', '   '])
+      expect(parseDatabaseUrl(value, CWD)).toEqual(expected)
+  })
+
+  it.each([
+    'postgres://user:secret@db.example:5432/tasks',
+    'postgresql://db.example/tasks?sslmode=require',
+  ])('selects PostgreSQL for %s, with a pool of 10 unless told', (url) => {
+    expect(parseDatabaseUrl(url, CWD)).toEqual({ kind: 'postgres', url, poolSize: 10 })
+    expect(parseDatabaseUrl(url, CWD, 3)).toEqual({ kind: 'postgres', url, poolSize: 3 })
+  })
+
+  it('rejects another URL scheme, and sqlite: with no path, with a ConfigError', () => {
+    expect(() => parseDatabaseUrl('mysql://db.example/tasks', CWD)).toThrow(
+      new ConfigError(
+        'DATABASE_URL "mysql://db.example/tasks" is neither a PostgreSQL URL nor an SQLite file path.',
+      ),
+    )
+    expect(() => parseDatabaseUrl('sqlite:', CWD)).toThrow(ConfigError)
+  })
+})
+
+describe('loadSettings', () => {
+  it('uses the defaults when nothing is set', () => {
+    expect(loadSettings({}, [])).toEqual({
+      port: 3000,
+      host: '127.0.0.1',
+      databaseUrl: DEFAULT_DATABASE_FILE,
+      databasePoolSize: 10,
+      logLevel: 'info',
+      corsOrigins: [],
+      apiToken: undefined,
+      rateLimit: 0,
+      maxEventLoopDelayMs: 1000,
+      groupCommit: true,
+      storage: { kind: 'sqlite', filename: resolve(process.cwd(), DEFAULT_DATABASE_FILE) },
+    })
+  })
+
+  it('reads every setting from its environment variable', () => {
+    expect(
+      loadSettings({
+        PORT: '8080',
+        HOST: '0.0.0.0',
+        DATABASE_URL: POSTGRES,
+        DATABASE_POOL_SIZE: '25',
+        LOG_LEVEL: 'warn',
+        CORS_ORIGINS: 'https://a.example',
+        API_TOKEN: 'tl_secret',
+        RATE_LIMIT: '100',
+        MAX_EVENT_LOOP_DELAY_MS: '0',
+        GROUP_COMMIT: 'off',
+      }),
+    ).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      storage: { kind: 'postgres', url: POSTGRES, poolSize: 25 },
+      logLevel: 'warn',
+      corsOrigins: ['https://a.example'],
+      apiToken: 'tl_secret',
+      rateLimit: 100,
+      maxEventLoopDelayMs: 0,
+      groupCommit: false,
+    })
+  })
+
+  it('lets --flags take precedence over the environment', () => {
+    const env = { PORT: '8080', HOST: '0.0.0.0', DATABASE_URL: POSTGRES, GROUP_COMMIT: 'off' }
+    expect(
+      loadSettings(env, [
+        '--port',
+        '9090',
+        '--host=::1',
+        '--database-url',
+        'sqlite:/tmp/flag.db',
+        '--log-level',
+        'debug',
+        '--group-commit',
+        'on',
+      ]),
+    ).toMatchObject({
+      port: 9090,
+      host: '::1',
+      storage: { kind: 'sqlite', filename: '/tmp/flag.db' },
+      logLevel: 'debug',
+      groupCommit: true,
+    })
+  })
+
+  it('ignores a leading -- that pnpm passes along before the flags', () => {
+    expect(loadSettings({}, ['--', '--port', '4000', '--host', '0.0.0.0'])).toMatchObject({
+      port: 4000,
+      host: '0.0.0.0',
+    })
+  })
+
+  it('resolves a relative DATABASE_URL against INIT_CWD (where pnpm start was typed)', () => {
+    expect(
+      loadSettings({ DATABASE_URL: 'sqlite:./t.db', INIT_CWD: '/home/me/project' }).storage,
+    ).toEqual({ kind: 'sqlite', filename: '/home/me/project/t.db' })
+  })
+
+  it('accepts port 0 and 65535', () => {
+    expect(loadSettings({ PORT: '0' }).port).toBe(0)
+    expect(loadSettings({ PORT: '65535' }).port).toBe(65_535)
+  })
+
+  it.each(['abc', '65536', '-1', '80.5', '', ' 80', '0x50'])(
+    'refuses PORT "%s", naming the range',
+    (port) => {
+      expect(refusal({ PORT: port })).toBe(`PORT "${port}" is not a whole number from 0 to 65535.`)
+    },
+  )
+
+  it('refuses an invalid --port flag with the same message', () => {
+    expect(refusal({}, ['--port', 'http'])).toBe(
+      'PORT "http" is not a whole number from 0 to 65535.',
+    )
+  })
+
+  it('refuses an unknown LOG_LEVEL, listing the levels', () => {
+    expect(refusal({ LOG_LEVEL: 'verbose' })).toBe(
+      'LOG_LEVEL "verbose" is not one of fatal, error, warn, info, debug, trace, silent.',
+    )
+  })
+
+  it('refuses an unsupported DATABASE_URL', () => {
+    expect(refusal({ DATABASE_URL: 'redis://cache' })).toBe(
+      'DATABASE_URL "redis://cache" is neither a PostgreSQL URL nor an SQLite file path.',
+    )
+  })
+
+  it('refuses RATE_LIMIT and MAX_EVENT_LOOP_DELAY_MS that are not whole numbers', () => {
+    expect(refusal({ RATE_LIMIT: '-5' })).toBe(
+      'RATE_LIMIT "-5" is not a whole number of at least 0.',
+    )
+    expect(refusal({ MAX_EVENT_LOOP_DELAY_MS: '1.5' })).toBe(
+      'MAX_EVENT_LOOP_DELAY_MS "1.5" is not a whole number of at least 0.',
+    )
+  })
+
+  it('refuses an unknown flag, pointing at --help', () => {
+    expect(refusal({}, ['--prot', '80'])).toMatch(/'--prot'.* See --help\.$/)
+  })
+})
+
+describe('parseCommandLine', () => {
+  it.each([
+    [['--help'], 'help'],
+    [['-h'], 'help'],
+    [['--version'], 'version'],
+    [['-v'], 'version'],
+    [['--', '--help'], 'help'],
+  ])('reads %j as the %s command, whatever the environment', (argv, command) => {
+    expect(parseCommandLine(argv, { PORT: 'not even a port' })).toEqual({ command })
+  })
+
+  it('runs the server otherwise, with the settings read', () => {
+    expect(parseCommandLine([], {})).toMatchObject({ command: 'run', settings: { port: 3000 } })
+  })
+})
+
+describe('DATABASE_POOL_SIZE', () => {
+  it('reads DATABASE_POOL_SIZE for PostgreSQL, and --database-pool-size over it', () => {
+    const env = { DATABASE_URL: POSTGRES, DATABASE_POOL_SIZE: '25' }
+    expect(loadSettings(env).storage).toEqual({ kind: 'postgres', url: POSTGRES, poolSize: 25 })
+    expect(loadSettings(env, ['--database-pool-size', '3']).storage).toMatchObject({ poolSize: 3 })
+  })
+
+  it.each(['0', '-1', '2.5', 'ten', '1001', ''])(
+    'refuses a PostgreSQL pool size of "%s"',
+    (value) => {
+      expect(refusal({ DATABASE_URL: POSTGRES, DATABASE_POOL_SIZE: value })).toBe(
+        `DATABASE_POOL_SIZE "${value}" is not a whole number from 1 to 1000.`,
+      )
+    },
+  )
+
+  it('is ignored with SQLite, even when it is not a number', () => {
+    const settings = loadSettings({ DATABASE_URL: 'sqlite:/tmp/x.db', DATABASE_POOL_SIZE: 'abc' })
+    expect(settings.storage).toEqual({ kind: 'sqlite', filename: '/tmp/x.db' })
+    expect(settings.databasePoolSize).toBe(10)
+    expect(loadSettings({}, ['--database-pool-size', 'abc']).storage.kind).toBe('sqlite')
+  })
+})
+
+describe('GROUP_COMMIT', () => {
+  it('is on by default, and read as on/off, true/false or 1/0 in any case', () => {
+    expect(loadSettings({}).groupCommit).toBe(true)
+    for (const on of ['on', 'ON', 'true', '1'])
+      expect(loadSettings({ GROUP_COMMIT: on }).groupCommit).toBe(true)
+    for (const off of ['off', 'False', '0'])
+      expect(loadSettings({ GROUP_COMMIT: off }).groupCommit).toBe(false)
+  })
+
+  it('refuses anything else', () => {
+    expect(refusal({ GROUP_COMMIT: 'maybe' })).toBe('GROUP_COMMIT "maybe" is not on or off.')
+  })
+})
+
+describe('CORS_ORIGINS', () => {
+  it('is off by default and read as a comma-separated list of origins, or *', () => {
+    expect(loadSettings({}).corsOrigins).toEqual([])
+    expect(
+      loadSettings({ CORS_ORIGINS: ' https://a.example, http://localhost:5173 ,' }).corsOrigins,
+    ).toEqual(['https://a.example', 'http://localhost:5173'])
+    expect(
+      loadSettings({ CORS_ORIGINS: 'https://a.example' }, ['--cors-origins', '*']).corsOrigins,
+    ).toEqual(['*'])
+  })
+
+  it.each(['https://a.example/path', 'a.example', 'https://a.example/'])(
+    'refuses the entry "%s", which is not a bare origin',
+    (entry) => {
+      expect(refusal({ CORS_ORIGINS: `https://ok.example,${entry}` })).toBe(
+        `CORS_ORIGINS entry "${entry}" is not an origin such as https://app.example.com.`,
+      )
+    },
+  )
+})
+
+describe('API_TOKEN', () => {
+  it('is unset by default and when empty', () => {
+    expect(loadSettings({}).apiToken).toBeUndefined()
+    expect(loadSettings({ API_TOKEN: '' }).apiToken).toBeUndefined()
+  })
+
+  it('refuses a token with spaces or non-ASCII characters without repeating it', () => {
+    for (const token of ['two words', 'clé']) {
+      expect(refusal({ API_TOKEN: token })).toBe(
+        'API_TOKEN is not visible ASCII characters without spaces.',
+      )
+    }
+  })
+})
+
+describe('helpText', () => {
+  const settings = Object.entries(SettingsSchema.properties)
+
+  it('lists every setting of the schema with its flag, variable, default and meaning', () => {
+    const help = helpText()
+    expect(help).toMatch(/^Usage: tasklane-server \[options\]\n/)
+    for (const [key, schema] of settings) {
+      const env = envName(key as keyof typeof SettingsSchema.properties)
+      const flag = `--${env.toLowerCase().replaceAll('_', '-')}`
+      const line = help.split('\n').find((row) => row.trimStart().startsWith(`${flag} `))
+      expect(line, `${key} in --help`).toBeDefined()
+      expect(line).toContain(` ${env} `)
+      expect(line).toContain(schema.description as string)
+      expect(line).toMatch(/ Default: .+\.$/)
+    }
+    expect(help).toContain('-h, --help')
+    expect(help).toContain('-v, --version')
+  })
+
+  it('shows defaults as they are typed: on/off, (none), numbers', () => {
+    const help = helpText()
+    expect(help).toMatch(/--group-commit .* Default: on\.$/m)
+    expect(help).toMatch(/--cors-origins .* Default: \(none\)\.$/m)
+    expect(help).toMatch(/--api-token .* Default: \(none\)\.$/m)
+    expect(help).toMatch(/--port .* Default: 3000\.$/m)
+  })
+})
+
+describe('printable', () => {
+  it('masks the API token and the password of a database URL', () => {
+    const shown = printable(
+      loadSettings({ API_TOKEN: 'tl_secret', DATABASE_URL: 'postgres://app:hunter2@db/tasks' }),
+    )
+    expect(shown).toMatchObject({ apiToken: '***', databaseUrl: 'postgres://app:***@db/tasks' })
+    expect(JSON.stringify(shown)).not.toMatch(/tl_secret|hunter2/)
+  })
+})
