@@ -1,6 +1,7 @@
 import type { Task } from '@tasklane/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { expectError, get, insertMany, jsonBody, startServer, type TestServer } from './helpers.js'
+import { get, jsonBody } from './support/http.js'
+import { startServer, type TestServer } from './support/server.js'
 
 // Pages of more than 1000 tasks, and the full list, take the streamed path.
 const COUNT = 2500
@@ -11,7 +12,7 @@ let even: Task[]
 
 beforeAll(async () => {
   server = await startServer()
-  await insertMany(server, COUNT, (i) =>
+  await server.testDatabase.insertMany(COUNT, (i) =>
     i % 10 === 9
       ? { name: `large ${i}` }
       : { name: `large ${i}`, tag: i % 2 === 0 ? 'even' : 'odd' },
@@ -69,12 +70,6 @@ describe('GET /tasks with more than 1000 tasks (streamed path)', () => {
     expect(link).toBeNull()
   })
 
-  it('returns every task and no Link for limit=2147483647', async () => {
-    const { tasks, link } = await list('/tasks?limit=2147483647')
-    expect(tasks).toEqual(all)
-    expect(link).toBeNull()
-  })
-
   it('combines a large limit with after', async () => {
     const { tasks, link } = await list(`/tasks?limit=1500&after=${idAt(all, 499)}`)
     expect(tasks).toEqual(all.slice(500, 2000))
@@ -109,13 +104,5 @@ describe('GET /tasks with more than 1000 tasks (streamed path)', () => {
     }
     expect(pages.map((page) => page.length)).toEqual([1001, 1001, 498])
     expect(pages.flat()).toEqual(all)
-  })
-
-  it('still rejects an invalid limit', async () => {
-    await expectError(
-      await get(server, '/tasks?limit=2147483648'),
-      400,
-      'Query parameter "limit" must be at most 2147483647.',
-    )
   })
 })

@@ -1,6 +1,7 @@
 import type { Task } from '@tasklane/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTask, expectError, get, jsonBody, startServer, type TestServer } from './helpers.js'
+import { createTask, expectError, get, jsonBody } from './support/http.js'
+import { startServer, type TestServer } from './support/server.js'
 
 let server: TestServer
 /** Every task created, in creation order. */
@@ -126,6 +127,8 @@ describe('GET /tasks', () => {
         '99999999999999999999',
         'Query parameter "limit" must be at most 2147483647.',
       ],
+      ['400 digits', '9'.repeat(400), 'Query parameter "limit" must be at most 2147483647.'],
+      ['-2^63', '-9223372036854775808', 'Query parameter "limit" must be at least 0.'],
     ])('returns 400 when limit is %s', async (_label, value, message) => {
       await expectError(await get(server, `/tasks?limit=${value}`), 400, message)
     })
@@ -176,20 +179,19 @@ describe('GET /tasks', () => {
       expect((await list(`/tasks?after=${all[11]?.id}`)).tasks).toEqual([])
     })
 
-    it('returns 400 for a negative after', async () => {
-      await expectError(
-        await get(server, '/tasks?after=-1'),
-        400,
-        'Query parameter "after" must be at least 0.',
-      )
+    it('accepts 2^53-1, the largest id a task can have', async () => {
+      expect((await list('/tasks?after=9007199254740991')).tasks).toEqual([])
     })
 
-    it('returns 400 for a non-integer after', async () => {
-      await expectError(
-        await get(server, '/tasks?after=x'),
-        400,
-        'Query parameter "after" must be an integer.',
-      )
+    it.each([
+      ['negative', '-1', 'Query parameter "after" must be at least 0.'],
+      ['-2^63', '-9223372036854775808', 'Query parameter "after" must be at least 0.'],
+      ['not an integer', 'x', 'Query parameter "after" must be an integer.'],
+      ['2^53', '9007199254740992', 'Query parameter "after" must be at most 9007199254740991.'],
+      ['2^63', '9223372036854775808', 'Query parameter "after" must be at most 9007199254740991.'],
+      ['400 digits', '9'.repeat(400), 'Query parameter "after" must be at most 9007199254740991.'],
+    ])('returns 400 when after is %s', async (_label, value, message) => {
+      await expectError(await get(server, `/tasks?after=${value}`), 400, message)
     })
   })
 

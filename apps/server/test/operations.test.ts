@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { get, jsonBody, startServer, type TestServer } from './helpers.js'
+import { get, jsonBody } from './support/http.js'
+import { startServer, type TestServer } from './support/server.js'
 
 let server: TestServer
 

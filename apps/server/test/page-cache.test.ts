@@ -1,7 +1,8 @@
 import type { Task } from '@tasklane/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PageCache } from '../src/tasks/page-cache.js'
-import { createTask, get, jsonBody, startServer, type TestServer } from './helpers.js'
+import { createTask, get, jsonBody } from './support/http.js'
+import { startServer, type TestServer } from './support/server.js'
 
 describe('GET /tasks with repeated page requests', () => {
   let server: TestServer

@@ -1,7 +1,8 @@
 import { get as httpGet, type IncomingMessage } from 'node:http'
 import type { Task } from '@tasklane/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTask, get, insertMany, startServer, type TestServer } from './helpers.js'
+import { createTask, get } from './support/http.js'
+import { startServer, type TestServer } from './support/server.js'
 
 const COUNT = 5000
 /** Long names make the full list large (over 1 MB), so a paused reader holds the stream. */
@@ -12,7 +13,7 @@ let inserted: Task[]
 
 beforeAll(async () => {
   server = await startServer()
-  await insertMany(server, COUNT, (i) => ({ name: nameOf(i), tag: `t${i % 7}` }))
+  await server.testDatabase.insertMany(COUNT, (i) => ({ name: nameOf(i), tag: `t${i % 7}` }))
   inserted = Array.from({ length: COUNT }, (_, i) => ({
     id: i + 1,
     name: nameOf(i),

@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { expectError, get } from './support/http.js'
+import { startServer, type TestServer } from './support/server.js'
+
+let server: TestServer
+
+beforeAll(async () => {
+  server = await startServer()
+})
+
+afterAll(async () => {
+  await server?.close()
+})
+
+describe('an unknown path', () => {
+  it('returns 404 in the Error shape', async () => {
+    await expectError(await get(server, '/nope'), 404, 'No route matches GET /nope.')
+  })
+
+  it('names the path without its query string', async () => {
+    await expectError(
+      await get(server, '/nope/deeper?x=1'),
+      404,
+      'No route matches GET /nope/deeper.',
+    )
+  })
+
+  it('returns 404 for a POST too', async () => {
+    await expectError(
+      await fetch(`${server.url}/tasks/1/done`, { method: 'POST' }),
+      404,
+      'No route matches POST /tasks/1/done.',
+    )
+  })
+})
+
+describe('/tasks/ (a trailing slash, no id)', () => {
+  it.each(['/tasks/', '/tasks/?x=1', '/tasks/?limit=1'])(
+    'GET %s returns 404 naming the path, not a complaint about the id',
+    async (path) => {
+      await expectError(await get(server, path), 404, 'No route matches GET /tasks/.')
+    },
+  )
+
+  it('POST /tasks/ returns 404, not 405', async () => {
+    await expectError(
+      await fetch(`${server.url}/tasks/`, { method: 'POST' }),
+      404,
+      'No route matches POST /tasks/.',
+    )
+  })
+
+  it('HEAD /tasks/ returns 404 with the length of the message naming HEAD', async () => {
+    const response = await fetch(`${server.url}/tasks/`, { method: 'HEAD' })
+    expect(response.status).toBe(404)
+    const body = JSON.stringify({ code: 404, message: 'No route matches HEAD /tasks/.' })
+    expect(response.headers.get('content-length')).toBe(String(Buffer.byteLength(body)))
+  })
+})
+
+describe('a known path with another method', () => {
+  it.each([
+    ['DELETE', '/tasks', 'GET, HEAD', 'GET or HEAD'],
+    ['POST', '/tasks', 'GET, HEAD', 'GET or HEAD'],
+    ['PUT', '/tasks', 'GET, HEAD', 'GET or HEAD'],
+    ['GET', '/task', 'POST', 'POST'],
+    ['DELETE', '/task', 'POST', 'POST'],
+    ['DELETE', '/tasks/1', 'GET, HEAD', 'GET or HEAD'],
+    ['PATCH', '/tasks/1', 'GET, HEAD', 'GET or HEAD'],
+  ])('returns 405 for %s %s with Allow: %s', async (method, path, allow, words) => {
+    const response = await fetch(`${server.url}${path}`, { method })
+    expect(response.headers.get('allow')).toBe(allow)
+    await expectError(response, 405, `Method ${method} is not allowed on ${path}; use ${words}.`)
+  })
+})
