@@ -1,26 +1,9 @@
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildApp } from '../src/app.js'
-import { ConfigError, loadConfig, parseCorsOrigins } from '../src/config.js'
-import { openDatabase } from '../src/db/database.js'
-import { createTestDatabase } from './helpers.js'
+import { startServer, type TestServer } from './support/server.js'
 
 const ALLOWED = 'http://app.example.test'
 const OTHER = 'http://evil.example.test'
-
-async function open(corsOrigins?: readonly string[]) {
-  const testDatabase = await createTestDatabase()
-  const database = await openDatabase(testDatabase.config)
-  const app = await buildApp({ database, corsOrigins })
-  return {
-    app,
-    async close() {
-      await app.close()
-      await database.close()
-      await testDatabase.drop()
-    },
-  }
-}
 
 const preflight = (app: FastifyInstance, url: string, origin: string, method = 'POST') =>
   app.inject({
@@ -33,28 +16,10 @@ const preflight = (app: FastifyInstance, url: string, origin: string, method = '
     },
   })
 
-describe('CORS_ORIGINS', () => {
-  it('is off by default and parses a comma-separated list', () => {
-    expect(loadConfig({}, []).corsOrigins).toEqual([])
-    expect(
-      loadConfig({ CORS_ORIGINS: ' https://a.example, http://localhost:5173 ,' }, []).corsOrigins,
-    ).toEqual(['https://a.example', 'http://localhost:5173'])
-    expect(
-      loadConfig({ CORS_ORIGINS: 'https://a.example' }, ['--cors-origins', '*']).corsOrigins,
-    ).toEqual(['*'])
-  })
-
-  it('rejects an entry that is not a bare origin', () => {
-    expect(() => parseCorsOrigins('https://a.example/path')).toThrow(ConfigError)
-    expect(() => parseCorsOrigins('a.example')).toThrow(/"a\.example" is not an origin/)
-    expect(() => parseCorsOrigins('https://a.example/')).toThrow(ConfigError)
-  })
-})
-
-describe('CORS off (default)', () => {
-  let server: Awaited<ReturnType<typeof open>>
+describe('CORS off (the default)', () => {
+  let server: TestServer
   beforeAll(async () => {
-    server = await open()
+    server = await startServer()
   })
   afterAll(() => server.close())
 
@@ -68,10 +33,10 @@ describe('CORS off (default)', () => {
   })
 })
 
-describe('CORS on', () => {
-  let server: Awaited<ReturnType<typeof open>>
+describe('CORS on (CORS_ORIGINS)', () => {
+  let server: TestServer
   beforeAll(async () => {
-    server = await open([ALLOWED])
+    server = await startServer({ settings: { corsOrigins: [ALLOWED] } })
   })
   afterAll(() => server.close())
 
@@ -140,7 +105,7 @@ describe('CORS on', () => {
   })
 
   it('allows any origin with *', async () => {
-    const any = await open(['*'])
+    const any = await startServer({ settings: { corsOrigins: ['*'] } })
     try {
       const response = await preflight(any.app, '/tasks', OTHER, 'GET')
       expect(response.statusCode).toBe(204)

@@ -1,102 +1,88 @@
-import { connect } from 'node:net'
+import Fastify from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { expectError, get, startServer, type TestServer } from './helpers.js'
+import {
+  DatabaseUnavailableError,
+  IdempotencyConflictError,
+  KeyInFlightError,
+  ShuttingDownError,
+  TaskNotFoundError,
+  WriteQueueFullError,
+} from '../src/errors.js'
+import { HttpError } from '../src/http/http-error.js'
+import errors from '../src/plugins/errors.js'
+import { expectError } from './support/http.js'
 
-let server: TestServer
+/** The errors plugin alone, and one route that throws whatever the test hands it. */
+const app = Fastify()
+let thrown: unknown
 
 beforeAll(async () => {
-  server = await startServer()
-})
-
-afterAll(async () => {
-  await server?.close()
-})
-
-/** Writes raw bytes to the server and returns everything it sends back until it closes. */
-function rawExchange(bytes: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(server.port, '127.0.0.1')
-    let received = ''
-    socket.setEncoding('utf8')
-    socket.on('data', (chunk: string) => {
-      received += chunk
-    })
-    socket.on('end', () => resolve(received))
-    socket.on('error', reject)
-    socket.write(bytes)
+  await app.register(errors)
+  app.get('/throw', async () => {
+    throw thrown
   })
+  await app.ready()
+})
+
+afterAll(() => app.close())
+
+async function answerTo(error: unknown) {
+  thrown = error
+  return app.inject({ url: '/throw' })
 }
 
-/** Splits a raw HTTP/1.1 response into status line, lower-cased headers and body. */
-function parseRaw(text: string) {
-  const [head = '', body = ''] = text.split('\r\n\r\n')
-  const [statusLine = '', ...lines] = head.split('\r\n')
-  const headers = Object.fromEntries(
-    lines.map((line) => {
-      const colon = line.indexOf(':')
-      return [line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim()]
-    }),
-  )
-  return { statusLine, headers, body }
-}
-
-describe('unknown routes', () => {
-  it('returns 404 with the Error shape for an unknown path', async () => {
-    await expectError(await get(server, '/nope'), 404, 'No route matches GET /nope.')
-  })
-
-  it('names the path without its query string', async () => {
-    await expectError(
-      await get(server, '/nope/deeper?x=1'),
-      404,
-      'No route matches GET /nope/deeper.',
-    )
-  })
-
-  it('returns 404 for POST to an unknown path', async () => {
-    await expectError(
-      await fetch(`${server.url}/tasks/1/done`, { method: 'POST' }),
-      404,
-      'No route matches POST /tasks/1/done.',
-    )
-  })
-})
-
-describe('wrong method', () => {
+describe('plugins/errors: what each error becomes', () => {
   it.each([
-    ['DELETE', '/tasks', 'GET, HEAD', 'GET or HEAD'],
-    ['POST', '/tasks', 'GET, HEAD', 'GET or HEAD'],
-    ['PUT', '/tasks', 'GET, HEAD', 'GET or HEAD'],
-    ['GET', '/task', 'POST', 'POST'],
-    ['DELETE', '/task', 'POST', 'POST'],
-    ['DELETE', '/tasks/1', 'GET, HEAD', 'GET or HEAD'],
-    ['PATCH', '/tasks/1', 'GET, HEAD', 'GET or HEAD'],
-  ])('returns 405 for %s %s with Allow: %s', async (method, path, allow, words) => {
-    const response = await fetch(`${server.url}${path}`, { method })
-    expect(response.headers.get('allow')).toBe(allow)
-    await expectError(response, 405, `Method ${method} is not allowed on ${path}; use ${words}.`)
-  })
-})
-
-describe('malformed HTTP', () => {
-  it('answers a request line that is not HTTP with 400 in the Error shape', async () => {
-    const { statusLine, headers, body } = parseRaw(await rawExchange('NOT HTTP AT ALL\r\n\r\n'))
-    expect(statusLine).toBe('HTTP/1.1 400 Bad Request')
-    expect(headers['content-type']).toBe('application/json; charset=utf-8')
-    expect(JSON.parse(body)).toEqual({ code: 400, message: 'The request is malformed.' })
+    [new TaskNotFoundError(7), 404, 'Task 7 does not exist.'],
+    [
+      new KeyInFlightError(),
+      409,
+      'A request with this Idempotency-Key is still in progress; retry after it completes.',
+    ],
+    [
+      new IdempotencyConflictError(),
+      422,
+      'This Idempotency-Key was already used with a different request body.',
+    ],
+  ])('%s: %i with its message', async (error, status, message) => {
+    const response = await answerTo(error)
+    await expectError(response, status, message)
+    expect(response.headers['retry-after']).toBeUndefined()
   })
 
-  it('answers headers larger than the limit with 431 in the Error shape', async () => {
-    const { statusLine, headers, body } = parseRaw(
-      await rawExchange(`GET /tasks HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`),
+  it.each([
+    [new DatabaseUnavailableError(), 'The database is not reachable; retry the request shortly.'],
+    [new WriteQueueFullError(), 'Too many creates are waiting; retry the request shortly.'],
+  ])('%s: 503 with Retry-After: 1', async (error, message) => {
+    const response = await answerTo(error)
+    await expectError(response, 503, message)
+    expect(response.headers['retry-after']).toBe('1')
+    expect(response.headers.connection).not.toBe('close')
+  })
+
+  it('ShuttingDownError: 503 with Retry-After: 1 and Connection: close', async () => {
+    const response = await answerTo(new ShuttingDownError())
+    await expectError(response, 503, 'The server is shutting down; retry the request.')
+    expect(response.headers['retry-after']).toBe('1')
+    expect(response.headers.connection).toBe('close')
+  })
+
+  it('HttpError: its status, message and headers', async () => {
+    const response = await answerTo(
+      new HttpError(401, 'Who are you?', { 'WWW-Authenticate': 'Bearer' }),
     )
-    expect(statusLine).toMatch(/^HTTP\/1\.1 431 /)
-    expect(headers['content-type']).toBe('application/json; charset=utf-8')
-    expect(JSON.parse(body)).toEqual({ code: 431, message: 'The request headers are too large.' })
+    await expectError(response, 401, 'Who are you?')
+    expect(response.headers['www-authenticate']).toBe('Bearer')
   })
 
-  it('keeps serving after a malformed request', async () => {
-    const response = await get(server, '/health/live')
-    expect(response.status).toBe(200)
+  it('anything else: 500 that reveals no message, stack, SQL or path', async () => {
+    const cause = new DatabaseUnavailableError()
+    const response = await answerTo(
+      Object.assign(new Error('select * from tasks failed at /srv/app/src/storage.ts:12'), {
+        cause,
+      }),
+    )
+    await expectError(response, 500, 'Internal server error.')
+    expect(response.body).not.toMatch(/select|\/srv|\.ts/)
   })
 })

@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { expectError } from './support/http.js'
+import { startServer, type TestServer } from './support/server.js'
+
+let server: TestServer
+
+beforeAll(async () => {
+  server = await startServer({ settings: { maxEventLoopDelayMs: 40 } })
+})
+
+afterAll(async () => {
+  await server?.close()
+})
+
+/** Keeps the event loop busy for `ms` in slices of `sliceMs`, letting timers run between. */
+async function jamEventLoop(ms: number, sliceMs: number): Promise<void> {
+  const end = Date.now() + ms
+  while (Date.now() < end) {
+    const sliceEnd = Date.now() + sliceMs
+    while (Date.now() < sliceEnd) {
+      // Busy: nothing else runs on this thread.
+    }
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+}
+
+describe('overload shedding (MAX_EVENT_LOOP_DELAY_MS)', () => {
+  it('answers 503 in the Error shape with Retry-After while the event loop lags, then recovers', async () => {
+    expect((await server.app.inject({ url: '/tasks' })).statusCode).toBe(200)
+
+    // Two sample intervals (1 s each) of 100 ms stalls: the mean delay is far above 40 ms.
+    await jamEventLoop(2_200, 100)
+    const shed = await server.app.inject({ url: '/tasks' })
+    await expectError(shed, 503, 'The server is overloaded; retry the request shortly.')
+    expect(shed.headers['retry-after']).toBe('1')
+    const shedCreate = await server.app.inject({
+      method: 'POST',
+      url: '/task',
+      headers: { 'content-type': 'application/json' },
+      payload: { name: 'under pressure' },
+    })
+    expect(shedCreate.statusCode).toBe(503)
+
+    // Once the loop is idle again for a sample or two, requests are served.
+    let status = 0
+    for (let waited = 0; waited < 5_000 && status !== 200; waited += 250) {
+      await new Promise((resolve) => setTimeout(resolve, 250))
+      status = (await server.app.inject({ url: '/tasks' })).statusCode
+    }
+    expect(status).toBe(200)
+    // The create refused under pressure was not stored.
+    expect((await server.app.inject({ url: '/tasks' })).json()).toEqual([])
+  }, 15_000)
+})
