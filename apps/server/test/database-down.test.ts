@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTask, expectError, get, postJson, startServer, type TestServer } from './helpers.js'
+import { createTask, expectError, get, postJson } from './support/http.js'
+import { startServer, type TestServer } from './support/server.js'
 
 let server: TestServer
 
 beforeAll(async () => {
   server = await startServer()
   await createTask(server, { name: 'before the outage' })
-  // The database handle goes away while the server keeps running (an outage of the
-  // PostgreSQL server itself, and its recovery, are in multi-instance.test.ts).
-  await server.database.close()
+  // The storage closes while the server keeps running (an outage of the PostgreSQL
+  // server itself, and its recovery, are in multi-instance.test.ts).
+  await server.storage.close()
 })
 
 afterAll(async () => {
@@ -31,8 +32,8 @@ describe('when the database is unreachable', () => {
     expect((await get(server, '/health/live')).status).toBe(200)
   })
 
-  it('GET /health/ready returns 503', async () => {
-    await expectError(await get(server, '/health/ready'), 503, 'The database is not reachable.')
+  it('GET /health/ready returns 503 with Retry-After', async () => {
+    await expectOpaque(await get(server, '/health/ready'), 503, UNAVAILABLE)
   })
 
   it('GET /tasks returns 503 without revealing internals', async () => {

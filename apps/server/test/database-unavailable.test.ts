@@ -1,8 +1,9 @@
 import SQLite from 'better-sqlite3'
 import pg from 'pg'
 import { describe, expect, it } from 'vitest'
-import { isDatabaseUnavailable } from '../src/db/unavailable.js'
-import { adminQuery, onPostgres, POSTGRES_URL } from './helpers.js'
+import { DatabaseUnavailableError } from '../src/errors.js'
+import { isDatabaseUnavailable, storageError } from '../src/storage/unavailable.js'
+import { adminQuery, onPostgres, POSTGRES_URL } from './support/test-database.js'
 
 /** The error `action` rejects with. */
 async function failure(action: () => Promise<unknown>): Promise<unknown> {
@@ -36,10 +37,35 @@ describe('isDatabaseUnavailable: which failures are 503 rather than 500', () => 
     expect(isDatabaseUnavailable(closed)).toBe(true)
   })
 
+  it('is true for a cause wrapped in another error, and for every failure of an AggregateError', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })
+    expect(isDatabaseUnavailable(new Error('query failed', { cause: refused }))).toBe(true)
+    expect(isDatabaseUnavailable(new AggregateError([refused, refused]))).toBe(true)
+    expect(isDatabaseUnavailable(new Error('query failed', { cause: new Error('bug') }))).toBe(
+      false,
+    )
+  })
+
   it('is false for anything that is not an Error', () => {
     expect(isDatabaseUnavailable('ECONNREFUSED')).toBe(false)
     expect(isDatabaseUnavailable({ code: '08006' })).toBe(false)
     expect(isDatabaseUnavailable(undefined)).toBe(false)
+  })
+})
+
+describe('storageError: what storage rejects with', () => {
+  it('is a DatabaseUnavailableError, keeping the cause, when a retry may work', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })
+    const error = storageError(refused)
+    expect(error).toBeInstanceOf(DatabaseUnavailableError)
+    expect((error as Error).cause).toBe(refused)
+  })
+
+  it('is the error itself otherwise, or when it already is a DatabaseUnavailableError', () => {
+    const bug = new TypeError('x is undefined')
+    expect(storageError(bug)).toBe(bug)
+    const unavailable = new DatabaseUnavailableError()
+    expect(storageError(unavailable)).toBe(unavailable)
   })
 })
 

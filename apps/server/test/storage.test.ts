@@ -1,20 +1,10 @@
 import { MAX_TASK_ID, type Task } from '@tasklane/contract'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildApp } from '../src/app.js'
-import { openDatabase } from '../src/db/database.js'
-import {
-  createTask,
-  createTestDatabase,
-  expectError,
-  get,
-  onPostgres,
-  postJson,
-  postRaw,
-  startServer,
-  type TestDatabase,
-  type TestServer,
-} from './helpers.js'
+import { openConnection } from '../src/storage/sqlite/connection.js'
+import { createTask, get, postJson, postRaw } from './support/http.js'
+import { startServer, type TestServer } from './support/server.js'
+import { createTestDatabase, onPostgres, type TestDatabase } from './support/test-database.js'
 
 let server: TestServer
 
@@ -26,105 +16,88 @@ afterAll(async () => {
   await server?.close()
 })
 
-describe.runIf(!onPostgres)('SQLite storage', () => {
-  it('uses WAL journal mode', async () => {
-    const { rows } = await sql<{
-      journal_mode: string
-    }>`PRAGMA journal_mode`.execute(server.database.db)
-    expect(rows).toEqual([{ journal_mode: 'wal' }])
+const countTasks = () =>
+  server.testDatabase.use(async (db) => {
+    const { count } = await db
+      .selectFrom('tasks')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow()
+    return Number(count)
   })
 
-  it('uses synchronous=FULL so a commit reaches the disk before the response', async () => {
-    const { rows } = await sql<{ synchronous: number }>`PRAGMA synchronous`.execute(
-      server.database.db,
+describe.runIf(!onPostgres)('SQLite storage', () => {
+  it('opens every connection in WAL mode with synchronous=FULL, so a commit is on disk before its 201', async () => {
+    const filename = (server.testDatabase.config as { filename: string }).filename
+    // openConnection opens the server's reading connection and its writer thread's alike.
+    const connection = openConnection(filename)
+    try {
+      expect(connection.pragma('journal_mode', { simple: true })).toBe('wal')
+      expect(connection.pragma('synchronous', { simple: true })).toBe(2)
+    } finally {
+      connection.close()
+    }
+  })
+
+  it('leaves the file in WAL mode', async () => {
+    const { rows } = await server.testDatabase.use((db) =>
+      sql<{ journal_mode: string }>`PRAGMA journal_mode`.execute(db),
     )
-    expect(rows).toEqual([{ synchronous: 2 }])
+    expect(rows).toEqual([{ journal_mode: 'wal' }])
   })
 })
 
 describe.runIf(onPostgres)('PostgreSQL storage', () => {
   it('stores ids in a bigint identity column', async () => {
-    const { rows } = await sql<{ data_type: string; is_identity: string; generation: string }>`
-      select data_type, is_identity, identity_generation as generation
-      from information_schema.columns
-      where table_schema = current_schema() and table_name = 'tasks' and column_name = 'id'`.execute(
-      server.database.db,
+    const { rows } = await server.testDatabase.use((db) =>
+      sql<{ data_type: string; is_identity: string; generation: string }>`
+        select data_type, is_identity, identity_generation as generation
+        from information_schema.columns
+        where table_schema = current_schema() and table_name = 'tasks' and column_name = 'id'`.execute(
+        db,
+      ),
     )
     expect(rows).toEqual([{ data_type: 'bigint', is_identity: 'YES', generation: 'ALWAYS' }])
   })
 
-  it('reads bigint columns as JS numbers, not strings', async () => {
+  it('reads bigint ids as JS numbers, not strings', async () => {
     const task = await createTask(server, { name: 'int8' })
-    const { rows } = await sql<{ id: unknown; big: unknown }>`
-      select id, ${sql.lit(MAX_TASK_ID)}::bigint as big from tasks where id = ${task.id}`.execute(
-      server.database.db,
-    )
-    expect(rows).toEqual([{ id: task.id, big: MAX_TASK_ID }])
+    expect(await server.storage.findTask(task.id)).toEqual({ id: task.id, name: 'int8' })
+    const [listed] = await server.storage.listTasks({ after: task.id - 1 }, 1)
+    expect(typeof listed?.id).toBe('number')
     const response = await get(server, `/tasks/${task.id}`)
     expect(await response.text()).toBe(`{"id":${task.id},"name":"int8"}`)
   })
 
   it('would itself refuse U+0000, so the 400 is what keeps it away', async () => {
     await expect(
-      server.database.db.insertInto('tasks').values({ name: 'a\u0000b', tag: null }).execute(),
+      server.testDatabase.use((db) =>
+        db.insertInto('tasks').values({ name: 'a\u0000b', tag: null }).execute(),
+      ),
     ).rejects.toThrow()
-    const before = await server.database.db
-      .selectFrom('tasks')
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .executeTakeFirstOrThrow()
-    await expectError(
-      await postRaw(server, '{"name":"nul \\u0000 here"}'),
-      400,
-      'Field "name" must not contain the NUL character (U+0000).',
-    )
-    await expectError(
-      await postRaw(server, '{"name":"ok","tag":"\\u0000"}'),
-      400,
-      'Field "tag" must not contain the NUL character (U+0000).',
-    )
-    const after = await server.database.db
-      .selectFrom('tasks')
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .executeTakeFirstOrThrow()
-    expect(after.count).toBe(before.count)
+    const before = await countTasks()
+    expect((await postRaw(server, '{"name":"nul \\u0000 here"}')).status).toBe(400)
+    expect((await postRaw(server, '{"name":"ok","tag":"\\u0000"}')).status).toBe(400)
+    expect(await countTasks()).toBe(before)
   })
 })
 
 describe('storage', () => {
-  it('stores a tag-less task with a NULL tag', async () => {
+  it('stores a task without a tag with a NULL tag', async () => {
     const task = await createTask(server, { name: 'null tag' })
-    const row = await server.database.db
-      .selectFrom('tasks')
-      .selectAll()
-      .where('id', '=', task.id)
-      .executeTakeFirst()
+    const row = await server.testDatabase.use((db) =>
+      db.selectFrom('tasks').selectAll().where('id', '=', task.id).executeTakeFirst(),
+    )
     expect(row).toEqual({ id: task.id, name: 'null tag', tag: null })
   })
 
   it('never reuses the id of a deleted task', async () => {
     const first = await createTask(server, { name: 'to delete' })
-    await server.database.db.deleteFrom('tasks').where('id', '=', first.id).execute()
+    await server.testDatabase.use((db) =>
+      db.deleteFrom('tasks').where('id', '=', first.id).execute(),
+    )
     const second = await createTask(server, { name: 'after delete' })
     expect(second.id).toBeGreaterThan(first.id)
     expect((await get(server, `/tasks/${first.id}`)).status).toBe(404)
-  })
-
-  it('returns the written tasks from writeTasks, in order, without a tag key when untagged', async () => {
-    const now = Date.now()
-    const [tagged, untagged] = await server.database.writeTasks(
-      [
-        { name: 'repo', tag: 'r', fingerprint: '' },
-        { name: 'repo', fingerprint: '' },
-      ],
-      now,
-      now,
-    )
-    expect(tagged).toEqual({
-      task: { id: expect.any(Number), name: 'repo', tag: 'r' },
-      replayed: false,
-    })
-    const id = (tagged as { task: { id: number } }).task.id
-    expect(untagged).toEqual({ task: { id: id + 1, name: 'repo' }, replayed: false })
   })
 })
 
@@ -132,7 +105,8 @@ describe('restart', () => {
   let testDatabase: TestDatabase
 
   beforeAll(async () => {
-    testDatabase = await createTestDatabase()
+    // SQLite: in a directory that does not exist yet, which the server creates.
+    testDatabase = await createTestDatabase({ file: 'nested/tasks.db' })
   })
 
   afterAll(async () => {
@@ -140,47 +114,22 @@ describe('restart', () => {
   })
 
   it('keeps created tasks and keeps ids increasing across a restart', async () => {
-    const { config } = testDatabase
-    const firstRun = await openDatabase(
-      // SQLite: in a directory that does not exist yet, which the server creates.
-      config.kind === 'sqlite'
-        ? { ...config, filename: config.filename.replace(/tasks\.db$/, 'nested/tasks.db') }
-        : config,
-    )
-    const app1 = await buildApp({ database: firstRun })
-    const created = await app1.inject({
-      method: 'POST',
-      url: '/task',
-      headers: { 'content-type': 'application/json' },
-      payload: JSON.stringify({ name: 'survives 🚀', tag: '日本' }),
-    })
-    expect(created.statusCode).toBe(201)
-    const task = created.json<Task>()
-    await app1.close()
-    await firstRun.close()
+    const first = await startServer({ testDatabase })
+    const task = await createTask(first, { name: 'survives 🚀', tag: '日本' })
+    await first.close()
 
-    const secondRun = await openDatabase(
-      config.kind === 'sqlite'
-        ? { ...config, filename: config.filename.replace(/tasks\.db$/, 'nested/tasks.db') }
-        : config,
-    )
-    const app2 = await buildApp({ database: secondRun })
+    const second = await startServer({ testDatabase })
     try {
-      const listed = await app2.inject({ method: 'GET', url: '/tasks' })
-      expect(listed.statusCode).toBe(200)
-      expect(listed.json()).toEqual([{ id: task.id, name: 'survives 🚀', tag: '日本' }])
-      const next = await app2.inject({
-        method: 'POST',
-        url: '/task',
-        headers: { 'content-type': 'application/json' },
-        payload: JSON.stringify({ name: 'second run' }),
-      })
-      expect(next.statusCode).toBe(201)
-      expect(next.json<Task>().id).toBeGreaterThan(task.id)
-      expect(next.headers.location).toBe(`/tasks/${next.json<Task>().id}`)
+      expect(await (await get(second, '/tasks')).json()).toEqual([
+        { id: task.id, name: 'survives 🚀', tag: '日本' },
+      ])
+      const next = await postJson(second, { name: 'second run' })
+      expect(next.status).toBe(201)
+      const created = (await next.json()) as Task
+      expect(created.id).toBeGreaterThan(task.id)
+      expect(next.headers.get('location')).toBe(`/tasks/${created.id}`)
     } finally {
-      await app2.close()
-      await secondRun.close()
+      await second.close()
     }
   })
 })
@@ -192,13 +141,13 @@ describe('id limit', () => {
     limited = await startServer()
     // Fast-forward the id generator to just below 2^53-1.
     if (onPostgres) {
-      await sql`alter table tasks alter column id restart with ${sql.lit(MAX_TASK_ID - 1)}`.execute(
-        limited.database.db,
+      await limited.testDatabase.use((db) =>
+        sql`alter table tasks alter column id restart with ${sql.lit(MAX_TASK_ID - 1)}`.execute(db),
       )
     } else {
       await createTask(limited, { name: 'first' })
-      await sql`update sqlite_sequence set seq = ${MAX_TASK_ID - 2} where name = 'tasks'`.execute(
-        limited.database.db,
+      await limited.testDatabase.use((db) =>
+        sql`update sqlite_sequence set seq = ${MAX_TASK_ID - 2} where name = 'tasks'`.execute(db),
       )
     }
   })
@@ -214,7 +163,9 @@ describe('id limit', () => {
     expect(Number.isSafeInteger(last.id)).toBe(true)
     const refused = await postJson(limited, { name: 'one too many' })
     expect(refused.status).toBeGreaterThanOrEqual(500)
-    const rows = await limited.database.db.selectFrom('tasks').select('id').execute()
-    expect(Math.max(...rows.map((row) => Number(row.id)))).toBe(MAX_TASK_ID)
+    const ids = await limited.testDatabase.use((db) =>
+      db.selectFrom('tasks').select('id').execute(),
+    )
+    expect(Math.max(...ids.map((row) => Number(row.id)))).toBe(MAX_TASK_ID)
   })
 })
