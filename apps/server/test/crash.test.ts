@@ -5,7 +5,8 @@ import { join } from 'node:path'
 import type { Task } from '@tasklane/contract'
 import SQLite from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { kill9, killAll, type ServerProcess, startServerProcess, within } from './server-process.js'
+import { listAll } from './support/http.js'
+import { killAll, type ServerProcess, startServerProcess, within } from './support/processes.js'
 
 const ROUNDS = 4
 const CLIENTS = 24
@@ -72,12 +73,6 @@ function load(server: ServerProcess, round: number): Promise<Round> {
   return Promise.all(Array.from({ length: CLIENTS }, (_, c) => client(c))).then(() => result)
 }
 
-async function listAll(server: ServerProcess): Promise<Task[]> {
-  const response = await fetch(`${server.url}/tasks`)
-  expect(response.status).toBe(200)
-  return (await response.json()) as Task[]
-}
-
 /** integrity_check and every row, read from a copy of the database and its WAL. */
 function inspectCopy(filename: string, dir: string): { integrity: unknown; tasks: Task[] } {
   const copy = join(dir, `inspect-${Date.now()}.db`)
@@ -130,7 +125,7 @@ describe('kill -9 at a random moment under concurrent creates', () => {
     let highestBefore = 0
 
     for (let round = 1; round <= ROUNDS; round++) {
-      const server = await startServerProcess(filename)
+      const server = await startServerProcess({ DATABASE_URL: filename })
       // Everything acknowledged before every earlier crash is still there.
       const before = await listAll(server)
       expectAllKept(before, acknowledged)
@@ -141,7 +136,7 @@ describe('kill -9 at a random moment under concurrent creates', () => {
       )
       const running = load(server, round)
       await new Promise((resolve) => setTimeout(resolve, killAfter))
-      const exit = await kill9(server)
+      const exit = await server.kill()
       expect(exit.signal).toBe('SIGKILL')
       const result = await within(running, 10_000, 'the clients noticing the crash')
 
@@ -166,10 +161,9 @@ describe('kill -9 at a random moment under concurrent creates', () => {
     }
 
     // A last restart: the server recovers the file and shows everything, then stops cleanly.
-    const server = await startServerProcess(filename)
+    const server = await startServerProcess({ DATABASE_URL: filename })
     expectAllKept(await listAll(server), acknowledged)
-    process.kill(server.serverPid, 'SIGTERM')
-    expect(await within(server.exited, 10_000, 'exit after SIGTERM')).toEqual({
+    expect(await within(server.stop(), 10_000, 'exit after SIGTERM')).toEqual({
       code: 0,
       signal: null,
     })

@@ -1,38 +1,23 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Task } from '@tasklane/contract'
+import { freePort } from '@tasklane/testing/launch'
+import { commandExists, systemHas } from '@tasklane/testing/requirements'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestDatabase, expectError, onPostgres, type TestDatabase } from './helpers.js'
-import { type Instance, startInstance } from './instances.js'
+import { expectError } from './support/http.js'
+import { type ServerProcess, startServerProcess } from './support/processes.js'
+import { createTestDatabase, onPostgres, type TestDatabase } from './support/test-database.js'
+
+type Instance = ServerProcess
 
 const CONFIG = join(import.meta.dirname, '../../../deploy/nginx.conf')
 
-function hasNginx(): boolean {
-  try {
-    execFileSync('nginx', ['-v'], { stdio: 'ignore' })
-    return true
-  } catch {
-    return false
-  }
-}
-
-// CI installs nginx (.ci/run); elsewhere the test needs it installed, or is skipped.
-const runs = onPostgres && (hasNginx() || process.env.CI !== undefined)
-
-/** A port nothing listens on right now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error()),
-      )
-    })
-  })
-}
+// Without nginx: skipped with one loud line, or a failure under TASKLANE_REQUIRE_ALL=1.
+const runs =
+  onPostgres &&
+  systemHas('nginx', commandExists('nginx'), 'apt-get install nginx (bash .ci/run does)')
 
 /** deploy/nginx.conf with its upstream ports and listen port replaced. */
 async function configFor(ports: number[], listen: number): Promise<string> {
@@ -71,7 +56,9 @@ describe.runIf(runs)('three instances behind nginx (deploy/nginx.conf)', () => {
     const { config } = testDatabase
     if (config.kind !== 'postgres') throw new Error('PostgreSQL only')
     instances = await Promise.all(
-      [1, 2, 3].map(() => startInstance({ DATABASE_URL: config.url, DATABASE_POOL_SIZE: '3' })),
+      [1, 2, 3].map(() =>
+        startServerProcess({ DATABASE_URL: config.url, DATABASE_POOL_SIZE: '3' }),
+      ),
     )
     prefix = await mkdtemp(join(tmpdir(), 'tasklane-nginx-'))
     // nginx's workers run as an unprivileged user when the master is root.
