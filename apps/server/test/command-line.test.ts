@@ -62,7 +62,7 @@ describe.runIf(backend === 'sqlite')(
       const testDatabase = await createTestDatabase()
       try {
         const server = await startServerProcess({
-          DATABASE_URL: (testDatabase.config as { filename: string }).filename,
+          DATABASE_URL: testDatabase.url,
           DATABASE_POOL_SIZE: 'abc',
         })
         expect(await createTask(server, { name: 'pool size ignored' })).toMatchObject({ id: 1 })

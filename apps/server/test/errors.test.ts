@@ -31,43 +31,53 @@ async function answerTo(error: unknown) {
   return app.inject({ url: '/throw' })
 }
 
-describe('plugins/errors: what each error becomes', () => {
+describe('plugins/errors: the one place errors become responses', () => {
   it.each([
-    [new TaskNotFoundError(7), 404, 'Task 7 does not exist.'],
+    ['TaskNotFoundError', new TaskNotFoundError(7), 404, 'Task 7 does not exist.'],
     [
+      'KeyInFlightError',
       new KeyInFlightError(),
       409,
       'A request with this Idempotency-Key is still in progress; retry after it completes.',
     ],
     [
+      'IdempotencyConflictError',
       new IdempotencyConflictError(),
       422,
       'This Idempotency-Key was already used with a different request body.',
     ],
-  ])('%s: %i with its message', async (error, status, message) => {
+  ])('answers %s with %i and its message', async (_, error, status, message) => {
     const response = await answerTo(error)
     await expectError(response, status, message)
     expect(response.headers['retry-after']).toBeUndefined()
   })
 
   it.each([
-    [new DatabaseUnavailableError(), 'The database is not reachable; retry the request shortly.'],
-    [new WriteQueueFullError(), 'Too many creates are waiting; retry the request shortly.'],
-  ])('%s: 503 with Retry-After: 1', async (error, message) => {
+    [
+      'DatabaseUnavailableError',
+      new DatabaseUnavailableError(),
+      'The database is not reachable; retry the request shortly.',
+    ],
+    [
+      'WriteQueueFullError',
+      new WriteQueueFullError(),
+      'Too many creates are waiting; retry the request shortly.',
+    ],
+  ])('answers %s with 503 and Retry-After: 1', async (_, error, message) => {
     const response = await answerTo(error)
     await expectError(response, 503, message)
     expect(response.headers['retry-after']).toBe('1')
     expect(response.headers.connection).not.toBe('close')
   })
 
-  it('ShuttingDownError: 503 with Retry-After: 1 and Connection: close', async () => {
+  it('answers ShuttingDownError with 503, Retry-After: 1 and Connection: close', async () => {
     const response = await answerTo(new ShuttingDownError())
     await expectError(response, 503, 'The server is shutting down; retry the request.')
     expect(response.headers['retry-after']).toBe('1')
     expect(response.headers.connection).toBe('close')
   })
 
-  it('HttpError: its status, message and headers', async () => {
+  it('answers an HttpError with its status, message and headers', async () => {
     const response = await answerTo(
       new HttpError(401, 'Who are you?', { 'WWW-Authenticate': 'Bearer' }),
     )
@@ -75,7 +85,7 @@ describe('plugins/errors: what each error becomes', () => {
     expect(response.headers['www-authenticate']).toBe('Bearer')
   })
 
-  it('anything else: 500 that reveals no message, stack, SQL or path', async () => {
+  it('answers anything else with a 500 that reveals no message, stack, SQL or path', async () => {
     const cause = new DatabaseUnavailableError()
     const response = await answerTo(
       Object.assign(new Error('select * from tasks failed at /srv/app/src/storage.ts:12'), {

@@ -9,7 +9,7 @@ let env: { DATABASE_URL: string }
 
 beforeAll(async () => {
   testDatabase = await createTestDatabase({ kind: 'sqlite' })
-  env = { DATABASE_URL: (testDatabase.config as { filename: string }).filename }
+  env = { DATABASE_URL: testDatabase.url }
 })
 
 afterAll(async () => {

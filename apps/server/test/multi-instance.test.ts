@@ -55,12 +55,10 @@ afterAll(killAll)
  * it. Each pool holds `poolSize` connections.
  */
 async function threeInstances(poolSize: string) {
-  const testDatabase = await createTestDatabase()
-  const { config } = testDatabase
-  if (config.kind !== 'postgres') throw new Error('PostgreSQL only')
+  const testDatabase = await createTestDatabase({ kind: 'postgres' })
   const instances = await Promise.all(
     [1, 2, 3].map(() =>
-      startServerProcess({ DATABASE_URL: config.url, DATABASE_POOL_SIZE: poolSize }),
+      startServerProcess({ DATABASE_URL: testDatabase.url, DATABASE_POOL_SIZE: poolSize }),
     ),
   )
   return { testDatabase, instances }

@@ -52,12 +52,10 @@ describe.runIf(runs)('three instances behind nginx (deploy/nginx.conf)', () => {
   const nginxOutput: string[] = []
 
   beforeAll(async () => {
-    testDatabase = await createTestDatabase()
-    const { config } = testDatabase
-    if (config.kind !== 'postgres') throw new Error('PostgreSQL only')
+    testDatabase = await createTestDatabase({ kind: 'postgres' })
     instances = await Promise.all(
       [1, 2, 3].map(() =>
-        startServerProcess({ DATABASE_URL: config.url, DATABASE_POOL_SIZE: '3' }),
+        startServerProcess({ DATABASE_URL: testDatabase.url, DATABASE_POOL_SIZE: '3' }),
       ),
     )
     prefix = await mkdtemp(join(tmpdir(), 'tasklane-nginx-'))

@@ -67,7 +67,7 @@ let filename: string
 
 beforeEach(async () => {
   testDatabase = await createTestDatabase({ kind: 'sqlite' })
-  filename = (testDatabase.config as { filename: string }).filename
+  filename = testDatabase.url
 })
 
 afterEach(async () => {

@@ -27,9 +27,8 @@ const countTasks = () =>
 
 describe.runIf(!onPostgres)('SQLite storage', () => {
   it('opens every connection in WAL mode with synchronous=FULL, so a commit is on disk before its 201', async () => {
-    const filename = (server.testDatabase.config as { filename: string }).filename
     // openConnection opens the server's reading connection and its writer thread's alike.
-    const connection = openConnection(filename)
+    const connection = openConnection(server.testDatabase.url)
     try {
       expect(connection.pragma('journal_mode', { simple: true })).toBe('wal')
       expect(connection.pragma('synchronous', { simple: true })).toBe(2)

@@ -66,6 +66,8 @@ export interface TaskRow {
 export interface TestDatabase {
   /** What openStorage takes; open it as often as needed (restarts, several instances). */
   readonly config: StorageConfig
+  /** The same as DATABASE_URL, for a server process: the file's path, or the schema's URL. */
+  readonly url: string
   /** PostgreSQL only: the schema's name. */
   readonly schema?: string
   /** Creates the tables (openStorage does too), for SQL before any server has started. */
@@ -129,6 +131,7 @@ export async function createTestDatabase({
   }
   return {
     config,
+    url: config.kind === 'postgres' ? config.url : config.filename,
     schema,
     async migrate() {
       await (await openStorage(config)).close()
