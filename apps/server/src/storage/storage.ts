@@ -46,8 +46,8 @@ export interface Storage {
   /**
    * Commits a batch of creates in one transaction (one fsync), checking and storing each
    * Idempotency-Key with its task; keys created before `notBefore` have expired. Ids are
-   * assigned in commit order, across every server on the database, and within a batch in
-   * the order of `items`. Resolves with one outcome per item, in order.
+   * assigned in commit order, across every server on the database (a batch's tasks commit
+   * together). Resolves with one outcome per item, in order.
    */
   writeTasks(items: readonly TaskWrite[], now: number, notBefore: number): Promise<WriteOutcome[]>
   /** Deletes Idempotency-Keys created before `before`; resolves with how many went. */

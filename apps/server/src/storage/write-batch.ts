@@ -32,7 +32,7 @@ type Awaitable<T> = T | Promise<T>
 export interface BatchStatements {
   /** Those of `keys` stored at or after `notBefore`, each with the task it created. */
   findKeys(keys: readonly string[], notBefore: number): Awaitable<readonly StoredKey[]>
-  /** Inserts the tasks; resolves with their ids, ascending, the i-th id for the i-th task. */
+  /** Inserts the tasks; resolves with their ids, the i-th id for the i-th task. */
   insertTasks(tasks: readonly { name: string; tag: string | null }[]): Awaitable<readonly number[]>
   /** Stores the keys, each taking over an expired record of the same key. */
   saveKeys(keys: readonly KeyRecord[], createdAt: number): Awaitable<void>
@@ -81,8 +81,8 @@ export async function writeBatch(
     fresh.length === 0
       ? []
       : await statements.insertTasks(fresh.map(({ name, tag }) => ({ name, tag: tag ?? null })))
-  if (ids.length !== fresh.length) {
-    throw new Error(`Inserted ${ids.length} tasks for a batch of ${fresh.length}.`)
+  if (ids.length !== fresh.length || ids.some((id) => !Number.isSafeInteger(id))) {
+    throw new Error(`Inserting ${fresh.length} tasks did not give one id each.`)
   }
   const created = new Map<TaskWrite, Task>()
   const newKeys: KeyRecord[] = []

@@ -2,6 +2,10 @@ import { type Kysely, sql } from 'kysely'
 import type { Schema } from '../schema.js'
 import type { BatchStatements, TaskRow } from '../write-batch.js'
 
+/** What tells a task's row apart: its name and tag (U+0000 occurs in neither). */
+const identity = (task: { name: string; tag: string | null }) =>
+  `${task.name}\u0000${task.tag ?? '\u0000'}`
+
 /**
  * The batch's statements on PostgreSQL, one query each whatever the batch's size: arrays
  * travel as parameters (`= any($1)`, `unnest`), so each statement keeps one shape.
@@ -15,25 +19,23 @@ export function postgresStatements(trx: Kysely<Schema>): BatchStatements {
         where k.key = any(${keys}::text[]) and k.created_at >= ${notBefore}`.execute(trx)
       return rows.map(({ key, fingerprint, ...task }) => ({ key, fingerprint, task }))
     },
-    // The ids are drawn first and the k-th smallest given to the k-th task, so the pairing
-    // of ids and tasks holds by construction, not by the order RETURNING happens to use.
+    // RETURNING's order is not promised, so rows are paired with tasks by what they hold:
+    // each task gets the smallest unclaimed id of a row with its own name and tag. Tasks
+    // that are alike may swap ids, which no one can tell apart: they commit together.
     async insertTasks(tasks) {
-      const { rows } = await sql<{ id: number }>`
-        with input as (
-          select name, tag, ordinality
-          from unnest(${tasks.map((t) => t.name)}::text[], ${tasks.map((t) => t.tag)}::text[])
-            with ordinality as input(name, tag, ordinality)
-        ),
-        drawn as (
-          select nextval(pg_get_serial_sequence('tasks', 'id')) as id from input
-        ),
-        ranked as (
-          select id, row_number() over (order by id) as ordinality from drawn
-        )
-        insert into tasks (id, name, tag) overriding system value
-        select ranked.id, input.name, input.tag from input join ranked using (ordinality)
-        returning id`.execute(trx)
-      return rows.map((row) => Number(row.id)).sort((a, b) => a - b)
+      const { rows } = await sql<TaskRow>`
+        insert into tasks (name, tag)
+        select name, tag
+        from unnest(${tasks.map((t) => t.name)}::text[], ${tasks.map((t) => t.tag)}::text[])
+          as input(name, tag)
+        returning id, name, tag`.execute(trx)
+      const ids = new Map<string, number[]>()
+      for (const row of rows.sort((a, b) => Number(a.id) - Number(b.id))) {
+        const same = ids.get(identity(row)) ?? []
+        same.push(Number(row.id))
+        ids.set(identity(row), same)
+      }
+      return tasks.map((task) => ids.get(identity(task))?.shift() ?? Number.NaN)
     },
     async saveKeys(keys, createdAt) {
       // An expired key is taken over by its new task.
