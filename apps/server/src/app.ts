@@ -8,6 +8,7 @@ import errors, { clientErrorResponse, sendError } from './plugins/errors.js'
 import health from './plugins/health.js'
 import hostHeader from './plugins/host-header.js'
 import jsonBody from './plugins/json-body.js'
+import metrics from './plugins/metrics.js'
 import overload from './plugins/overload.js'
 import rateLimit from './plugins/rate-limit.js'
 import requestIdPlugin, { REQUEST_ID_HEADER, requestId } from './plugins/request-id.js'
@@ -121,6 +122,11 @@ export async function buildApp({
   await app.register(jsonBody)
   await app.register(docs)
   await app.register(health, { storage })
-  await app.register(taskRoutes, { storage, groupCommit: settings.groupCommit })
+  await app.register(metrics)
+  await app.register(taskRoutes, {
+    storage,
+    groupCommit: settings.groupCommit,
+    writerObserver: app.metrics.writer,
+  })
   return app
 }
