@@ -116,7 +116,10 @@ export async function buildApp({
   await app.register(requestLog)
   await app.register(errors)
   await app.register(overload, { maxEventLoopDelayMs: settings.maxEventLoopDelayMs })
-  await app.register(rateLimit, { perMinute: settings.rateLimit })
+  await app.register(rateLimit, {
+    perMinute: settings.rateLimit,
+    redisUrl: settings.rateLimitRedisUrl,
+  })
   await app.register(auth, { token: settings.apiToken })
   await app.register(strictParams)
   await app.register(jsonBody)
