@@ -134,6 +134,16 @@ export const SettingsSchema = Type.Object({
     }),
     { env: 'MAX_EVENT_LOOP_DELAY_MS' },
   ),
+  otelExporterOtlpEndpoint: setting(
+    Type.Optional(
+      Type.String({
+        pattern: '^https?://',
+        description:
+          'OpenTelemetry: the OTLP endpoint traces are sent to (http://collector:4318); the SDK reads the other standard OTEL_* variables (OTEL_SERVICE_NAME, OTEL_EXPORTER_OTLP_PROTOCOL, OTEL_EXPORTER_OTLP_HEADERS, OTEL_TRACES_SAMPLER, ...). Unset: no tracing.',
+      }),
+    ),
+    { env: 'OTEL_EXPORTER_OTLP_ENDPOINT', expected: 'an http:// or https:// URL' },
+  ),
   groupCommit: setting(
     Type.Boolean({
       default: true,
