@@ -1,3 +1,4 @@
+/// <reference path="../types/fastify-rate-limit-redis-store.d.ts" />
 import type { FastifyRateLimitOptions, FastifyRateLimitStore } from '@fastify/rate-limit'
 import RedisStore from '@fastify/rate-limit/store/RedisStore.js'
 import type { FastifyBaseLogger } from 'fastify'
