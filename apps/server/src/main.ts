@@ -18,7 +18,7 @@ async function main(): Promise<void> {
 
   // Tracing costs nothing unless configured: its module is not even loaded.
   const tracing = settings.otelExporterOtlpEndpoint
-    ? (await import('./tracing.js')).startTracing(settings.otelExporterOtlpEndpoint, version)
+    ? await (await import('./tracing.js')).startTracing(settings.otelExporterOtlpEndpoint, version)
     : undefined
   const { openStorage } = await import('./storage/index.js')
   const { buildApp } = await import('./app.js')
