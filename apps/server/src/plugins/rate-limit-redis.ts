@@ -103,6 +103,8 @@ export function sharedStore(url: string, log: FastifyBaseLogger): SharedStore {
       clearTimeout(timer)
     },
     async close() {
+      // A closing server logs no outage; an `error` event with no listener at all would
+      // still crash the process, so one that ignores it stays.
       redis.removeAllListeners('error')
       redis.on('error', () => {})
       redis.disconnect()
