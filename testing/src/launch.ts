@@ -28,6 +28,11 @@ export interface LaunchOptions {
    * it, ready when the server logs "Server listening at http://…" (start it on PORT=0).
    */
   readonly readyPath?: string
+  /**
+   * With `readyPath`: the port the command was told to listen on in its own arguments
+   * (a program that does not read PORT), rather than one chosen here.
+   */
+  readonly port?: number
   readonly timeoutMs?: number
 }
 
@@ -110,7 +115,7 @@ function listeningAt(line: string): { url: string; pid: number } | undefined {
  */
 export async function launch(options: LaunchOptions): Promise<ServerProcess> {
   const timeoutMs = options.timeoutMs ?? 20_000
-  const port = options.readyPath === undefined ? undefined : await freePort()
+  const port = options.readyPath === undefined ? undefined : (options.port ?? (await freePort()))
   const env = { ...process.env, ...options.env }
   if (port !== undefined) Object.assign(env, { PORT: String(port), HOST: '127.0.0.1' })
   const fd = options.logFile === undefined ? undefined : openSync(options.logFile, 'w')

@@ -8,9 +8,11 @@ import errors, { clientErrorResponse, sendError } from './plugins/errors.js'
 import health from './plugins/health.js'
 import hostHeader from './plugins/host-header.js'
 import jsonBody from './plugins/json-body.js'
+import metrics from './plugins/metrics.js'
 import overload from './plugins/overload.js'
 import rateLimit from './plugins/rate-limit.js'
-import requestLog from './plugins/request-log.js'
+import requestIdPlugin, { REQUEST_ID_HEADER, requestId } from './plugins/request-id.js'
+import requestLog, { REDACTED_PATHS } from './plugins/request-log.js'
 import securityHeaders, { API_HEADERS } from './plugins/security-headers.js'
 import strictParams from './plugins/strict-params.js'
 import { type Settings, SettingsSchema } from './settings.js'
@@ -45,7 +47,12 @@ export async function buildApp({
   // Defaults come from the settings schema, whoever builds the app.
   const settings = { ...(Value.Create(SettingsSchema) as Settings), ...given }
   const app = Fastify({
-    logger,
+    // Credentials never reach a log line, whoever configures the logger.
+    logger: typeof logger === 'object' ? { ...logger, redact: [...REDACTED_PATHS] } : logger,
+    // The request id is the caller's X-Request-Id when it is usable; it is the `reqId` of
+    // every log line of the request.
+    genReqId: requestId,
+    requestIdHeader: false,
     // One log line a request, written by plugins/request-log.ts.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
@@ -70,8 +77,8 @@ export async function buildApp({
       else socket.destroy(error)
     },
     // Failures the router meets before any route or hook runs: the same Error shape.
-    frameworkErrors: (error, _request, reply) => {
-      reply.headers(API_HEADERS)
+    frameworkErrors: (error, request, reply) => {
+      reply.headers(API_HEADERS).header(REQUEST_ID_HEADER, request.id)
       if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
         return sendError(reply, {
           status: 414,
@@ -99,8 +106,9 @@ export async function buildApp({
     },
   })
 
-  // Order matters: CORS first, so that every response carries its headers; then the
-  // checks every request passes, cheapest first; then what the routes need.
+  // Order matters: the request id first, then CORS, so that every response carries their
+  // headers; then the checks every request passes, cheapest first; then what the routes need.
+  await app.register(requestIdPlugin)
   await app.register(cors, { origins: settings.corsOrigins })
   await app.register(securityHeaders)
   await app.register(hostHeader)
@@ -108,12 +116,20 @@ export async function buildApp({
   await app.register(requestLog)
   await app.register(errors)
   await app.register(overload, { maxEventLoopDelayMs: settings.maxEventLoopDelayMs })
-  await app.register(rateLimit, { perMinute: settings.rateLimit })
+  await app.register(rateLimit, {
+    perMinute: settings.rateLimit,
+    redisUrl: settings.rateLimitRedisUrl,
+  })
   await app.register(auth, { token: settings.apiToken })
   await app.register(strictParams)
   await app.register(jsonBody)
   await app.register(docs)
   await app.register(health, { storage })
-  await app.register(taskRoutes, { storage, groupCommit: settings.groupCommit })
+  await app.register(metrics)
+  await app.register(taskRoutes, {
+    storage,
+    groupCommit: settings.groupCommit,
+    writerObserver: app.metrics.writer,
+  })
   return app
 }

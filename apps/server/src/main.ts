@@ -1,6 +1,6 @@
-import { buildApp } from './app.js'
+// Only what reads the command line is imported up front: the app, the storage and their
+// dependencies load after tracing has started, if it is to start (see tracing.ts).
 import { ConfigError, helpText, parseCommandLine, printable } from './settings.js'
-import { openStorage } from './storage/index.js'
 import { version } from './version.js'
 
 /** Longest a graceful shutdown may take before the connections still open are cut. */
@@ -15,6 +15,13 @@ async function main(): Promise<void> {
   if (invocation.command === 'help') return void process.stdout.write(helpText())
   if (invocation.command === 'version') return void process.stdout.write(`${version}\n`)
   const { settings } = invocation
+
+  // Tracing costs nothing unless configured: its module is not even loaded.
+  const tracing = settings.otelExporterOtlpEndpoint
+    ? await (await import('./tracing.js')).startTracing(settings.otelExporterOtlpEndpoint, version)
+    : undefined
+  const { openStorage } = await import('./storage/index.js')
+  const { buildApp } = await import('./app.js')
 
   const storage = await openStorage(settings.storage)
   const app = await buildApp({ storage, settings, logger: { level: settings.logLevel } })
@@ -38,6 +45,8 @@ async function main(): Promise<void> {
       // The storage closes only once every request has finished with it.
       await app.close()
       await storage.close()
+      // The last spans, those of the requests that just finished, are sent before exiting.
+      await tracing?.stop()
       process.exit(0)
     } catch (error) {
       app.log.error({ err: error }, 'shutdown failed')

@@ -115,6 +115,16 @@ export const SettingsSchema = Type.Object({
     }),
     { env: 'RATE_LIMIT' },
   ),
+  rateLimitRedisUrl: setting(
+    Type.Optional(
+      Type.String({
+        pattern: '^rediss?://',
+        description:
+          'Redis (redis://[:password@]host:port[/db], or rediss:// for TLS) that every instance counts RATE_LIMIT in, for one limit across them; unset: each instance counts alone. While Redis is unreachable requests are served uncounted (fail open).',
+      }),
+    ),
+    { env: 'RATE_LIMIT_REDIS_URL', expected: 'a redis:// or rediss:// URL' },
+  ),
   maxEventLoopDelayMs: setting(
     Type.Integer({
       minimum: 0,
@@ -123,6 +133,16 @@ export const SettingsSchema = Type.Object({
         'Event-loop delay (ms) above which requests are shed with 503 rather than queued; 0: never.',
     }),
     { env: 'MAX_EVENT_LOOP_DELAY_MS' },
+  ),
+  otelExporterOtlpEndpoint: setting(
+    Type.Optional(
+      Type.String({
+        pattern: '^https?://',
+        description:
+          'OpenTelemetry: the OTLP endpoint traces are sent to (http://collector:4318); the SDK reads the other standard OTEL_* variables (OTEL_SERVICE_NAME, OTEL_EXPORTER_OTLP_PROTOCOL, OTEL_EXPORTER_OTLP_HEADERS, OTEL_TRACES_SAMPLER, ...). Unset: no tracing.',
+      }),
+    ),
+    { env: 'OTEL_EXPORTER_OTLP_ENDPOINT', expected: 'an http:// or https:// URL' },
   ),
   groupCommit: setting(
     Type.Boolean({
@@ -194,7 +214,7 @@ function expected(schema: TSchema & Source): string {
 /** A setting's text (from a variable or a flag) as its schema's type, or a ConfigError. */
 function parseValue(key: Key, text: string): unknown {
   const schema = schemaOf(key)
-  const shown = schema.secret ? '' : ` "${text}"`
+  const shown = schema.secret ? '' : ` "${withoutPassword(text)}"`
   const fail = (item?: string): never => {
     throw new ConfigError(
       item === undefined
@@ -313,6 +333,16 @@ export function helpText(bin = 'tasklane-server'): string {
   ].join('\n')
 }
 
+/**
+ * A URL with its password masked: in the user info (`postgres://user:pw@…`, also with no
+ * user, as `redis://:pw@…`) and in a `password` query parameter (`?password=pw`).
+ */
+function withoutPassword(url: string): string {
+  return url
+    .replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@?#]*):[^@/?#]*@/i, '$1:***@')
+    .replace(/([?&]password=)[^&#]*/gi, '$1***')
+}
+
 /** The settings with secrets masked and passwords taken out of URLs, for a log line. */
 export function printable(settings: Settings): Record<string, unknown> {
   const shown: Record<string, unknown> = {}
@@ -320,7 +350,7 @@ export function printable(settings: Settings): Record<string, unknown> {
     const value = settings[key]
     if (schemaOf(key).secret) shown[key] = value === undefined ? undefined : '***'
     else if (typeof value === 'string' && /^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
-      shown[key] = value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]+):[^@]*@/i, '$1:***@')
+      shown[key] = withoutPassword(value)
     } else shown[key] = value
   }
   return shown

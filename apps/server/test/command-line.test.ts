@@ -73,3 +73,41 @@ describe.runIf(backend === 'sqlite')(
     })
   },
 )
+
+describe('the start-up log line', () => {
+  it('shows the effective settings with every secret masked', async () => {
+    const testDatabase = await createTestDatabase()
+    try {
+      // The local PostgreSQL trusts the connection, so a password in the URL is accepted.
+      const databaseUrl =
+        backend === 'postgres'
+          ? testDatabase.url.replace(/^postgres:\/\/(\w+)@/, 'postgres://$1:pg-secret@')
+          : testDatabase.url
+      const server = await startServerProcess({
+        DATABASE_URL: databaseUrl,
+        API_TOKEN: 'token-secret',
+        RATE_LIMIT: '100',
+        // Nothing listens there: the server starts anyway (the rate limit fails open).
+        RATE_LIMIT_REDIS_URL: 'redis://:redis-secret@127.0.0.1:1/0',
+      })
+      const line = JSON.parse(await server.waitForLine(/"msg":"starting"/)) as {
+        settings: Record<string, unknown>
+      }
+      expect(line.settings).toMatchObject({
+        apiToken: '***',
+        rateLimit: 100,
+        rateLimitRedisUrl: 'redis://:***@127.0.0.1:1/0',
+        logLevel: 'info',
+        groupCommit: true,
+      })
+      if (backend === 'postgres') {
+        expect(databaseUrl).toContain(':pg-secret@')
+        expect(line.settings.databaseUrl).toBe(databaseUrl.replace('pg-secret', '***'))
+      }
+      await server.stop()
+      expect(server.lines.join('\n')).not.toMatch(/pg-secret|token-secret|redis-secret/)
+    } finally {
+      await testDatabase.drop()
+    }
+  }, 20_000)
+})

@@ -51,7 +51,7 @@ describe('CORS on (CORS_ORIGINS)', () => {
     expect(response.headers['access-control-max-age']).toBe('600')
   })
 
-  it('exposes Link, Location, Retry-After and Idempotent-Replayed to the allowed origin', async () => {
+  it('exposes Link, Location, Retry-After, Idempotent-Replayed and X-Request-Id to the allowed origin', async () => {
     const created = await server.app.inject({
       method: 'POST',
       url: '/task',
@@ -62,7 +62,7 @@ describe('CORS on (CORS_ORIGINS)', () => {
     expect(created.headers['access-control-allow-origin']).toBe(ALLOWED)
     expect(created.headers.vary).toMatch(/Origin/)
     expect(created.headers['access-control-expose-headers']).toBe(
-      'Link, Location, Retry-After, Idempotent-Replayed',
+      'Link, Location, Retry-After, Idempotent-Replayed, X-Request-Id',
     )
   })
 

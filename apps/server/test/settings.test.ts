@@ -313,4 +313,35 @@ describe('printable', () => {
     expect(shown).toMatchObject({ apiToken: '***', databaseUrl: 'postgres://app:***@db/tasks' })
     expect(JSON.stringify(shown)).not.toMatch(/tl_secret|hunter2/)
   })
+
+  it.each([
+    ['redis://:s3cret@cache:6379/2', 'redis://:***@cache:6379/2'],
+    ['rediss://default:s3cret@cache:6380', 'rediss://default:***@cache:6380'],
+    ['redis://cache:6379', 'redis://cache:6379'],
+  ])('masks the password of RATE_LIMIT_REDIS_URL %s, with or without a user', (url, masked) => {
+    expect(printable(loadSettings({ RATE_LIMIT_REDIS_URL: url })).rateLimitRedisUrl).toBe(masked)
+  })
+
+  it('masks a password given as a query parameter of a database URL', () => {
+    const shown = printable(
+      loadSettings({ DATABASE_URL: 'postgres://db/tasks?sslmode=require&password=s3cret&x=1' }),
+    )
+    expect(shown.databaseUrl).toBe('postgres://db/tasks?sslmode=require&password=***&x=1')
+  })
+})
+
+describe('RATE_LIMIT_REDIS_URL', () => {
+  it('is unset by default, and read as a redis:// or rediss:// URL', () => {
+    expect(loadSettings({}).rateLimitRedisUrl).toBeUndefined()
+    expect(loadSettings({ RATE_LIMIT_REDIS_URL: '' }).rateLimitRedisUrl).toBeUndefined()
+    expect(loadSettings({ RATE_LIMIT_REDIS_URL: 'redis://127.0.0.1:6379' }).rateLimitRedisUrl).toBe(
+      'redis://127.0.0.1:6379',
+    )
+  })
+
+  it('refuses anything else, without repeating a value that may hold a password', () => {
+    expect(() => loadSettings({ RATE_LIMIT_REDIS_URL: 'http://:pw@cache:6379' })).toThrow(
+      'RATE_LIMIT_REDIS_URL "http://:***@cache:6379" is not a redis:// or rediss:// URL.',
+    )
+  })
 })

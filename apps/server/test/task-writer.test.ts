@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ShuttingDownError, WriteQueueFullError } from '../src/errors.js'
 import type { Storage } from '../src/storage/index.js'
-import { createTaskWriter } from '../src/tasks/writer.js'
+import { type Commit, createTaskWriter } from '../src/tasks/writer.js'
 import { listAll, postJson } from './support/http.js'
 import { startServer, type TestServer } from './support/server.js'
 
@@ -93,5 +93,28 @@ describe('a create after the writer has closed', () => {
     await writer.close()
     await expect(writer.create({ name: 'late' })).rejects.toBeInstanceOf(ShuttingDownError)
     expect((await listAll(server)).map((task) => task.name)).not.toContain('late')
+  })
+})
+
+describe('the writer observer', () => {
+  it("reports each commit's size, duration and new tasks, and the queue's depth", async () => {
+    const commits: Commit[] = []
+    const depths: number[] = []
+    const writer = createTaskWriter(server.storage, {
+      observer: { onCommit: (commit) => commits.push(commit), onQueueDepth: (d) => depths.push(d) },
+    })
+    await writer.create({ name: 'observed' }, 'observed-key')
+    await Promise.all([
+      writer.create({ name: 'observed' }, 'observed-key-2'),
+      writer.create({ name: 'again' }),
+      writer.create({ name: 'observed' }, 'observed-key'),
+    ])
+    await writer.close()
+    expect(commits.map(({ size, created }) => ({ size, created }))).toEqual([
+      { size: 1, created: 1 },
+      { size: 3, created: 2 },
+    ])
+    for (const commit of commits) expect(commit.seconds).toBeGreaterThan(0)
+    expect(depths).toEqual([1, 0, 1, 2, 3, 0])
   })
 })

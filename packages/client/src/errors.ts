@@ -23,6 +23,8 @@ export class TasklaneError extends Error {
 /** The server answered with a non-2xx status; `code` and `message` come from its Error body. */
 export class ApiError extends TasklaneError {
   override name = 'ApiError'
+  /** The server's X-Request-Id for the failed request: quote it to find its logs and trace. */
+  readonly requestId: string | undefined
 
   constructor(
     /** HTTP status of the response. */
@@ -38,6 +40,7 @@ export class ApiError extends TasklaneError {
     readonly response: Response,
   ) {
     super(message, method, url)
+    this.requestId = response.headers.get('x-request-id') ?? undefined
   }
 }
 

@@ -51,6 +51,14 @@ describe('client against a real server', () => {
     })
   })
 
+  it("puts the server's X-Request-Id on an ApiError, the caller's own when it sent one", async () => {
+    const generated = (await client.getTask(999_999).catch((e: unknown) => e)) as ApiError
+    expect(generated.requestId).toMatch(/^[0-9a-f-]{36}$/)
+    expect(generated.requestId).toBe(generated.response.headers.get('x-request-id'))
+    const traced = createClient({ baseUrl: server.url, headers: { 'x-request-id': 'trace-42' } })
+    await expect(traced.getTask(999_999)).rejects.toMatchObject({ requestId: 'trace-42' })
+  })
+
   it('surfaces validation errors from the server', async () => {
     // @ts-expect-error: the contract forbids extra properties; the server does too.
     const error = await client.createTask({ name: 'a', done: true }).catch((e: unknown) => e)

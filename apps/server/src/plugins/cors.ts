@@ -17,8 +17,9 @@ export default fp(
     await app.register(cors, {
       origin: origins.includes('*') ? '*' : [...origins],
       methods: ['GET', 'HEAD', 'POST'],
-      // Headers a browser may only read when listed: pagination, retries, replays.
-      exposedHeaders: ['Link', 'Location', 'Retry-After', 'Idempotent-Replayed'],
+      // Headers a browser may only read when listed: pagination, retries, replays, the
+      // request id that the client puts on its errors.
+      exposedHeaders: ['Link', 'Location', 'Retry-After', 'Idempotent-Replayed', 'X-Request-Id'],
       maxAge: 600,
     })
   },

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify'
 import fp from 'fastify-plugin'
 import {
@@ -139,10 +140,13 @@ function allowedMethods(app: FastifyInstance, path: string): string[] {
   })
 }
 
-/** The raw response Node writes for a request it cannot parse as HTTP, in the same shape. */
+/**
+ * The raw response Node writes for a request it cannot parse as HTTP, in the same shape.
+ * Nothing of the request can be trusted, so its X-Request-Id is always a new one.
+ */
 export function clientErrorResponse(status: number): string {
   const body = JSON.stringify({ code: status, message: statusMessage(status) })
-  return `HTTP/1.1 ${status} ${status === 400 ? 'Bad Request' : 'Error'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+  return `HTTP/1.1 ${status} ${status === 400 ? 'Bad Request' : 'Error'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`
 }
 
 /**

@@ -6,7 +6,7 @@ import { HttpError } from '../http/http-error.js'
 import { headerLines } from '../http/raw-request.js'
 import type { Storage } from '../storage/index.js'
 import { createListing } from './listing.js'
-import { createTaskWriter, IDEMPOTENCY_TTL_MS } from './writer.js'
+import { createTaskWriter, IDEMPOTENCY_TTL_MS, type WriterObserver } from './writer.js'
 
 /** Fastify route options from a contract route: the schema travels unchanged. */
 export function fromContract<const R extends RouteDefinition>(route: R) {
@@ -19,15 +19,20 @@ export interface TaskRoutesOptions {
   readonly storage: Storage
   /** Concurrent creates share one commit (default); false: one commit per create. */
   readonly groupCommit?: boolean
+  /** Told of every commit and of the write queue's depth (metrics). */
+  readonly writerObserver?: WriterObserver
 }
 
 /** GET /tasks, POST /task and GET /tasks/{id}, registered from the contract's route objects. */
 export async function taskRoutes(
   app: FastifyInstance,
-  { storage, groupCommit = true }: TaskRoutesOptions,
+  { storage, groupCommit = true, writerObserver }: TaskRoutesOptions,
 ) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
-  const writer = createTaskWriter(storage, { maxBatch: groupCommit ? 512 : 1 })
+  const writer = createTaskWriter(storage, {
+    maxBatch: groupCommit ? 512 : 1,
+    observer: writerObserver,
+  })
   const list = createListing(storage)
 
   // Resolves to nothing: Fastify's onReady takes a value it is handed as an error.

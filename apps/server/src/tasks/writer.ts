@@ -14,6 +14,27 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000
 /** A created (or, for a repeated key, the original) task. */
 export type Created = Exclude<WriteOutcome, 'conflict'>
 
+/** A committed batch, as the writer reports it. */
+export interface Commit {
+  /** Creates in the batch. */
+  readonly size: number
+  /** How long `storage.writeTasks` took for it. */
+  readonly seconds: number
+  /** Tasks it created (replays and key conflicts create none). */
+  readonly created: number
+}
+
+/**
+ * What the writer reports as it works, for whoever measures it (plugins/metrics.ts):
+ * the writer itself knows nothing of how the figures are kept.
+ */
+export interface WriterObserver {
+  /** After each batch that committed. */
+  onCommit?(commit: Commit): void
+  /** Creates waiting for a commit, each time that number changes. */
+  onQueueDepth?(depth: number): void
+}
+
 /** Creates tasks; concurrent creates share one transaction and so one fsync. */
 export interface TaskWriter {
   create(task: NewTask, idempotencyKey?: string): Promise<Created>
@@ -45,7 +66,14 @@ export function createTaskWriter(
     maxQueue = 10_000,
     pipeline = 2,
     now = Date.now,
-  }: { maxBatch?: number; maxQueue?: number; pipeline?: number; now?: () => number } = {},
+    observer = {},
+  }: {
+    maxBatch?: number
+    maxQueue?: number
+    pipeline?: number
+    now?: () => number
+    observer?: WriterObserver
+  } = {},
 ): TaskWriter {
   const queue: Pending[] = []
   const inFlight = new Set<string>()
@@ -58,7 +86,14 @@ export function createTaskWriter(
     const items = batch.map(({ name, tag, key, fingerprint }) => ({ name, tag, key, fingerprint }))
     const time = now()
     try {
+      const started = performance.now()
       const outcomes = await storage.writeTasks(items, time, time - IDEMPOTENCY_TTL_MS)
+      if (observer.onCommit) {
+        const seconds = (performance.now() - started) / 1000
+        let created = 0
+        for (const outcome of outcomes) if (outcome !== 'conflict' && !outcome.replayed) created++
+        observer.onCommit({ size: batch.length, seconds, created })
+      }
       for (const [i, item] of batch.entries()) item.resolve(outcomes[i] as WriteOutcome)
     } catch (error) {
       for (const item of batch) item.reject(error)
@@ -71,7 +106,9 @@ export function createTaskWriter(
   function pump(): void {
     scheduled = false
     while (queue.length > 0 && writing.size < pipeline) {
-      const batch = write(queue.splice(0, maxBatch)).finally(() => {
+      const taken = queue.splice(0, maxBatch)
+      observer.onQueueDepth?.(queue.length)
+      const batch = write(taken).finally(() => {
         writing.delete(batch)
         schedule()
       })
@@ -98,6 +135,7 @@ export function createTaskWriter(
           // Only a keyed create is ever compared with another: hash only those.
           const digest = key === undefined ? '' : fingerprint(task)
           queue.push({ name: task.name, tag: task.tag, key, fingerprint: digest, resolve, reject })
+          observer.onQueueDepth?.(queue.length)
           schedule()
         })
         if (outcome === 'conflict') throw new IdempotencyConflictError()

@@ -37,7 +37,14 @@ export async function startServer({
 }: StartOptions = {}): Promise<TestServer> {
   const testDatabase = given ?? (await createTestDatabase())
   const storage = await openStorage(testDatabase.config)
-  const app = await buildApp({ ...options, storage: wrapStorage(storage) })
+  const app = await buildApp({
+    ...options,
+    // As for server processes (processes.ts): a test file's server shares its event loop
+    // with the test and a loaded machine, and a stall there is not overload; shedding is
+    // tested in overload.test.ts, which sets its own threshold.
+    settings: { maxEventLoopDelayMs: 0, ...options.settings },
+    storage: wrapStorage(storage),
+  })
   await app.listen({ port: 0, host: '127.0.0.1' })
   const address = app.server.address()
   if (address === null || typeof address === 'string') throw new Error('no TCP address')

@@ -1,0 +1,113 @@
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
+import type { WriterObserver } from '../tasks/writer.js'
+
+/** The route label of requests that matched no route (404, 405): one label, never the URL. */
+export const UNMATCHED_ROUTE = 'unmatched'
+
+/** Where Prometheus scrapes. */
+export const METRICS_PATH = '/metrics'
+
+/**
+ * What the rest of the server reports to the metrics, as `app.metrics`: the group-commit
+ * writer's commits and queue, and the change feed's subscriber count.
+ */
+export interface ServerMetrics {
+  readonly writer: Required<WriterObserver>
+  readonly feed: {
+    /** The change feed's open subscriptions, each time that number changes. */
+    onSubscribers(count: number): void
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    metrics: ServerMetrics
+  }
+}
+
+/**
+ * `GET /metrics` in the Prometheus text format: requests by method, route template and
+ * status, their latency by route, created tasks, group commits (latency, batch size), the
+ * write queue, feed subscribers, and the default Node.js process metrics. Each app has a
+ * registry of its own. Auth and rate limiting apply as to any API route.
+ */
+export default fp(
+  async function metrics(app: FastifyInstance) {
+    const registry = new Registry()
+    collectDefaultMetrics({ register: registry })
+    // Gauges named like counters, which `promtool check metrics` rejects; each is the sum
+    // of the by-type gauge of the same name without `_total`, which stays.
+    for (const name of ['handles', 'requests', 'resources']) {
+      registry.removeSingleMetric(`nodejs_active_${name}_total`)
+    }
+    const registers = [registry]
+
+    const requests = new Counter({
+      name: 'tasklane_http_requests_total',
+      help: 'HTTP requests answered, by method, route template and status.',
+      labelNames: ['method', 'route', 'status'] as const,
+      registers,
+    })
+    const requestSeconds = new Histogram({
+      name: 'tasklane_http_request_duration_seconds',
+      help: 'Time from receiving a request to the end of its response, by route template.',
+      labelNames: ['route'] as const,
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    })
+    const created = new Counter({
+      name: 'tasklane_tasks_created_total',
+      help: 'Tasks created (replays of an Idempotency-Key are not counted).',
+      registers,
+    })
+    const commitSeconds = new Histogram({
+      name: 'tasklane_commit_duration_seconds',
+      help: 'Time to commit one batch of creates (one transaction, one fsync).',
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers,
+    })
+    const batchSize = new Histogram({
+      name: 'tasklane_commit_batch_size',
+      help: 'Creates committed together in one transaction (group commit).',
+      buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512],
+      registers,
+    })
+    const queueDepth = new Gauge({
+      name: 'tasklane_write_queue_depth',
+      help: 'Creates waiting for a commit; past 10000 creates are refused with 503.',
+      registers,
+    })
+    const subscribers = new Gauge({
+      name: 'tasklane_event_subscribers',
+      help: 'Open subscriptions to the change feed (GET /tasks/events).',
+      registers,
+    })
+
+    app.decorate('metrics', {
+      writer: {
+        onCommit(commit) {
+          commitSeconds.observe(commit.seconds)
+          batchSize.observe(commit.size)
+          created.inc(commit.created)
+        },
+        onQueueDepth: (depth) => queueDepth.set(depth),
+      },
+      feed: { onSubscribers: (count) => subscribers.set(count) },
+    } satisfies ServerMetrics)
+
+    app.addHook('onResponse', (request, reply, done) => {
+      const route = request.routeOptions.url ?? UNMATCHED_ROUTE
+      requests.inc({ method: request.method, route, status: reply.statusCode })
+      requestSeconds.observe({ route }, reply.elapsedTime / 1000)
+      done()
+    })
+
+    app.get(METRICS_PATH, { schema: { hide: true } }, async (_request, reply) => {
+      reply.type(registry.contentType)
+      return registry.metrics()
+    })
+  },
+  { name: 'metrics' },
+)
