@@ -32,6 +32,8 @@ export interface AppOptions {
   readonly requestTimeoutMs?: number
   /** Slow clients: ms within which a request's headers must arrive (default 10 s). */
   readonly headersTimeoutMs?: number
+  /** Interval of the change feed's keep-alive comments (default 10 s; tests shorten it). */
+  readonly keepAliveMs?: number
 }
 
 /** Builds the whole application from its plugins; it never listens (main.ts does, tests may inject). */
@@ -41,6 +43,7 @@ export async function buildApp({
   logger = false,
   requestTimeoutMs = 30_000,
   headersTimeoutMs = 10_000,
+  keepAliveMs,
 }: AppOptions): Promise<FastifyInstance> {
   // Defaults come from the settings schema, whoever builds the app.
   const settings = { ...(Value.Create(SettingsSchema) as Settings), ...given }
@@ -114,6 +117,11 @@ export async function buildApp({
   await app.register(jsonBody)
   await app.register(docs)
   await app.register(health, { storage })
-  await app.register(taskRoutes, { storage, groupCommit: settings.groupCommit })
+  await app.register(taskRoutes, {
+    storage,
+    groupCommit: settings.groupCommit,
+    maxSubscribers: settings.maxSubscribers,
+    keepAliveMs,
+  })
   return app
 }

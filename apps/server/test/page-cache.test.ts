@@ -78,8 +78,24 @@ describe('PageCache', () => {
   })
 
   it('keeps tags that contain the separator apart from other cursors', () => {
-    expect(PageCache.key(2, 1, ':3')).not.toBe(PageCache.key(2, 1, undefined))
-    expect(PageCache.key(2, undefined, 'x')).toBe(PageCache.key(2, 0, 'x'))
-    expect(PageCache.key(2, 1, '')).not.toBe(PageCache.key(2, 1, undefined))
+    const key = (after: number | undefined, tag: string | undefined) =>
+      PageCache.key({ limit: 2, after, tag }, 'json')
+    expect(key(1, ':3')).not.toBe(key(1, undefined))
+    expect(key(undefined, 'x')).toBe(key(0, 'x'))
+    expect(key(1, '')).not.toBe(key(1, undefined))
+  })
+
+  it('keeps orders, bounds and formats apart', () => {
+    const keys = [
+      PageCache.key({ limit: 2, after: 1 }, 'json'),
+      PageCache.key({ limit: 2, after: 1 }, 'ndjson'),
+      PageCache.key({ limit: 2, after: 1, order: 'desc' }, 'json'),
+      PageCache.key({ limit: 2, after: 1, before: 9 }, 'json'),
+      PageCache.key({ limit: 2, before: 1 }, 'json'),
+    ]
+    expect(new Set(keys).size).toBe(keys.length)
+    expect(PageCache.key({ limit: 2, order: 'asc' }, 'json')).toBe(
+      PageCache.key({ limit: 2 }, 'json'),
+    )
   })
 })

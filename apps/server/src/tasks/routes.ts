@@ -2,10 +2,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { type RouteDefinition, routes } from '@tasklane/contract'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { TaskNotFoundError } from '../errors.js'
+import { preferredMedia } from '../http/accept.js'
 import { HttpError } from '../http/http-error.js'
 import { headerLines } from '../http/raw-request.js'
 import type { Storage } from '../storage/index.js'
-import { createListing } from './listing.js'
+import { createFeed } from './feed.js'
+import { createListing, NDJSON } from './listing.js'
 import { createTaskWriter, IDEMPOTENCY_TTL_MS } from './writer.js'
 
 /** Fastify route options from a contract route: the schema travels unchanged. */
@@ -19,16 +21,24 @@ export interface TaskRoutesOptions {
   readonly storage: Storage
   /** Concurrent creates share one commit (default); false: one commit per create. */
   readonly groupCommit?: boolean
+  /** Change-feed subscribers served at once (default 1000). */
+  readonly maxSubscribers?: number
+  /** Interval of the change feed's keep-alive comments, in ms (tests shorten it). */
+  readonly keepAliveMs?: number | undefined
 }
 
-/** GET /tasks, POST /task and GET /tasks/{id}, registered from the contract's route objects. */
+/**
+ * GET /tasks, POST /task, GET /tasks/{id} and GET /tasks/events, registered from the
+ * contract's route objects.
+ */
 export async function taskRoutes(
   app: FastifyInstance,
-  { storage, groupCommit = true }: TaskRoutesOptions,
+  { storage, groupCommit = true, maxSubscribers = 1000, keepAliveMs }: TaskRoutesOptions,
 ) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
   const writer = createTaskWriter(storage, { maxBatch: groupCommit ? 512 : 1 })
   const list = createListing(storage)
+  const feed = createFeed(storage, { maxSubscribers, keepAliveMs, log: app.log })
 
   // Resolves to nothing: Fastify's onReady takes a value it is handed as an error.
   const purge = async (): Promise<void> => {
@@ -41,6 +51,8 @@ export async function taskRoutes(
   }
   const purgeTimer = setInterval(purge, 60 * 60 * 1000).unref()
   app.addHook('onReady', purge)
+  // Before the server waits for its responses to finish: a feed never would by itself.
+  app.addHook('preClose', async () => feed.close())
   app.addHook('onClose', async () => {
     clearInterval(purgeTimer)
     await writer.close()
@@ -49,7 +61,28 @@ export async function taskRoutes(
   api.route({
     ...fromContract(routes.getTasks),
     // The route's reply type is the parsed array; a page or a stream may be sent as is.
-    handler: (request, reply) => list(request.query, reply as FastifyReply) as never,
+    handler: (request, reply) => {
+      const media = preferredMedia(request.headers.accept, ['application/json', NDJSON])
+      const format = media === NDJSON ? 'ndjson' : 'json'
+      return list(request.query, format, reply as FastifyReply) as never
+    },
+  })
+
+  api.route({
+    ...fromContract(routes.watchTasks),
+    // The route's reply type is the event text; the stream is sent as is.
+    handler: async (request, typedReply) => {
+      const reply = typedReply as FastifyReply
+      // Last-Event-ID is where a reconnecting client left off: it wins over `after`.
+      const after = request.headers['last-event-id'] ?? request.query.after
+      reply
+        .type('text/event-stream')
+        // For a proxy that buffers responses by default: events must pass at once.
+        .header('X-Accel-Buffering', 'no')
+      if (request.method === 'HEAD') return reply.send() as never
+      const events = await feed.subscribe({ after, tag: request.query.tag })
+      return reply.send(events) as never
+    },
   })
 
   api.route({
