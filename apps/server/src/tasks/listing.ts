@@ -81,6 +81,14 @@ function ndjson(tasks: readonly Task[]): string {
 }
 
 /**
+ * A body in memory as Fastify sends it unchanged: the JSON array as a string; NDJSON as
+ * bytes, since Fastify appends a charset to any string body whose type mentions json.
+ */
+function body(format: Format, text: string): string | Buffer {
+  return format === 'json' ? text : Buffer.from(text)
+}
+
+/**
  * GET /tasks: small pages are built in memory, pages that can never change cached,
  * large pages and the full list streamed in chunks so memory stays flat; as a JSON array,
  * or one Task per line when the client asks for NDJSON.
@@ -114,7 +122,7 @@ export function createListing(storage: Storage) {
     const { limit, after, before, tag, order } = query
     const filter: ListFilter = { after, before, tag, order }
     reply.header('Vary', 'Accept').type(CONTENT_TYPES[format])
-    if (limit === 0) return reply.send(format === 'json' ? '[]' : '')
+    if (limit === 0) return reply.send(body(format, format === 'json' ? '[]' : ''))
     if (limit !== undefined && limit <= BUFFERED_PAGE_MAX) {
       const key = PageCache.key(query, format)
       let page = pages.get(key)
@@ -125,7 +133,10 @@ export function createListing(storage: Storage) {
         if (more) tasks.length = limit
         page = {
           // The JSON array goes through the route's schema, as any other 200 would.
-          body: format === 'json' ? (reply.serialize(tasks) as string) : ndjson(tasks),
+          body: body(
+            format,
+            format === 'json' ? (reply.serialize(tasks) as string) : ndjson(tasks),
+          ),
           link: more ? nextLink(query, (tasks.at(-1) as Task).id) : undefined,
         }
         if (isFinal(more)) pages.set(key, page)

@@ -5,7 +5,7 @@ export type Format = 'json' | 'ndjson'
 
 /** A page of GET /tasks as sent: the serialized body and its `Link` header, if any. */
 export interface CachedPage {
-  readonly body: string
+  readonly body: string | Buffer
   readonly link: string | undefined
 }
 
@@ -19,7 +19,7 @@ export class PageCache {
   readonly #pages = new Map<string, CachedPage>()
   #size = 0
 
-  /** At most `maxPages` pages and `maxChars` characters of bodies (about that many bytes). */
+  /** At most `maxPages` pages and `maxChars` characters (or bytes) of bodies. */
   constructor(
     readonly maxPages = 2048,
     readonly maxChars = 32 * 1024 * 1024,
