@@ -95,8 +95,8 @@ export function createFeed(
   class Subscription extends Readable {
     /** Every matching task up to here has been sent. */
     #cursor: number
-    /** Set once the first read is done: until then, the backlog is unknown. */
-    #scanned = false
+    /** The last read came back full: more may follow at once, whatever storage announced. */
+    #more = true
     #wanted = false
     #reading = false
     #ended = false
@@ -146,11 +146,11 @@ export function createFeed(
           // Known committed before the read: if the read comes back short, every matching
           // task up to here was in it.
           const mark = newest
-          if (this.#scanned && this.#cursor >= mark) return
+          if (!this.#more && this.#cursor >= mark) return
           const chunk = await read(this.#cursor, this.tag)
           if (this.#ended) return
-          this.#scanned = true
-          this.#cursor = chunk.count < CHUNK ? Math.max(chunk.lastId, mark) : chunk.lastId
+          this.#more = chunk.count === CHUNK
+          this.#cursor = this.#more ? chunk.lastId : Math.max(chunk.lastId, mark)
           if (chunk.text !== '') this.#wanted = this.push(chunk.text)
         }
       } catch (error) {
