@@ -17,6 +17,8 @@ export interface Subscription {
   readonly blocks: Block[]
   /** The tasks of the events received so far, checked to match their `id:` lines. */
   readonly tasks: Task[]
+  /** When each of `tasks` arrived (Date.now()). */
+  readonly arrivals: number[]
   /** Resolves once `count` tasks have arrived (rejects after `timeoutMs`). */
   untilTasks(count: number, timeoutMs?: number): Promise<Task[]>
   /** Resolves once `count` comments have arrived. */
@@ -79,6 +81,7 @@ export function subscribe(
       let rest = ''
       const blocks: Block[] = []
       const tasks: Task[] = []
+      const arrivals: number[] = []
       const waiters = new Set<() => void>()
       response.setEncoding('utf8')
       // Anything but a stream (an Error body) is kept as text only.
@@ -96,6 +99,7 @@ export function subscribe(
             throw new Error(`event ${block.id} (${block.event}) carries task ${task.id}`)
           }
           tasks.push(task)
+          arrivals.push(Date.now())
         }
         for (const waiter of waiters) waiter()
       })
@@ -120,6 +124,7 @@ export function subscribe(
         text: () => raw,
         blocks,
         tasks,
+        arrivals,
         async untilTasks(count, timeoutMs = 10_000) {
           await until(() => tasks.length >= count, timeoutMs, `${count} tasks on the feed`)
           return tasks.slice(0, count)
