@@ -1,6 +1,7 @@
 import type { Task } from '@tasklane/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { subscribe } from './support/events.js'
+import type { Storage } from '../src/storage/index.js'
+import { type Subscription, subscribe } from './support/events.js'
 import { createTask, expectError, get, postJson } from './support/http.js'
 import { startServer, type TestServer } from './support/server.js'
 
@@ -29,6 +30,8 @@ async function createMany(count: number, prefix: string, tag?: string): Promise<
   }
   return tasks
 }
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 const newestId = async () =>
   ((await (await get(server, '/tasks?limit=1&order=desc')).json()) as Task[])[0]?.id ?? 0
@@ -118,12 +121,15 @@ describe('GET /tasks/events', () => {
 
   it('sends every task exactly once and in ascending order while many clients create at once', async () => {
     const start = await newestId()
-    const early = await subscribe(server, `/tasks/events?after=${start}`)
+    // Several at one place: they share reads, and must each still miss nothing.
+    const early = await Promise.all(
+      Array.from({ length: 10 }, () => subscribe(server, `/tasks/events?after=${start}`)),
+    )
     const tagged = await subscribe(server, `/tasks/events?after=${start}&tag=even`)
     const WRITERS = 8
     const EACH = 30
     const acknowledged: Task[] = []
-    let late: Awaited<ReturnType<typeof subscribe>> | undefined
+    let late: Subscription | undefined
     try {
       await Promise.all(
         Array.from({ length: WRITERS }, async (_, writer) => {
@@ -145,7 +151,7 @@ describe('GET /tasks/events', () => {
       expect(all.map((task) => task.id)).toEqual(
         Array.from({ length: WRITERS * EACH }, (_, i) => start + 1 + i),
       )
-      expect(await early.untilTasks(all.length)).toEqual(all)
+      for (const feed of early) expect(await feed.untilTasks(all.length)).toEqual(all)
       const even = all.filter((task) => task.tag === 'even')
       expect(await tagged.untilTasks(even.length)).toEqual(even)
       const lateTasks = late?.tasks ?? []
@@ -154,10 +160,12 @@ describe('GET /tasks/events', () => {
       expect(await late?.untilTasks(all.length - from)).toEqual(all.slice(from))
       // Nothing more arrives: no task twice.
       await createMany(1, 'sentinel')
-      await early.untilTasks(all.length + 1)
-      expect(early.tasks).toHaveLength(all.length + 1)
+      for (const feed of early) {
+        await feed.untilTasks(all.length + 1)
+        expect(feed.tasks).toHaveLength(all.length + 1)
+      }
     } finally {
-      for (const feed of [early, tagged, late]) feed?.close()
+      for (const feed of [...early, tagged, late]) feed?.close()
     }
   }, 60_000)
 
@@ -215,6 +223,38 @@ describe('GET /tasks/events', () => {
       405,
       'Method POST is not allowed on /tasks/events; use GET or HEAD.',
     )
+  })
+})
+
+describe('GET /tasks/events with slow reads', () => {
+  it('misses nothing when a subscriber joins a read that began before a later commit', async () => {
+    // Every listing answers 200 ms late, as a loaded database might: the tasks it holds are
+    // those committed when the query ran, not when it answered.
+    const slow = await startServer({
+      wrapStorage: (storage: Storage): Storage => ({
+        ...storage,
+        listTasks: async (filter, limit) => {
+          const tasks = await storage.listTasks(filter, limit)
+          await new Promise((resolve) => setTimeout(resolve, 200))
+          return tasks
+        },
+      }),
+    })
+    try {
+      const first = await subscribe(slow)
+      await sleep(300)
+      const one = await createTask(slow, { name: 'one' })
+      // While `first` reads the tasks after `one.id - 1`, one more commits, and a second
+      // subscriber asks for the same tasks: it shares the read, which cannot hold `two`.
+      const two = await createTask(slow, { name: 'two' })
+      const second = await subscribe(slow, `/tasks/events?after=${one.id - 1}`)
+      expect(await second.untilTasks(2)).toEqual([one, two])
+      expect(await first.untilTasks(2)).toEqual([one, two])
+      first.close()
+      second.close()
+    } finally {
+      await slow.close()
+    }
   })
 })
 

@@ -24,7 +24,10 @@ export class HighWater {
     for (const listener of this.#listeners) listener(id)
   }
 
-  /** Calls `listener` on every rise from now on; returns the function that stops it. */
+  /**
+   * Calls `listener` on every rise from now on; returns the function that stops it. The
+   * call happens as a commit is acknowledged, so a listener must be quick and never throw.
+   */
   subscribe(listener: (newestId: number) => void): () => void {
     this.#listeners.add(listener)
     return () => {

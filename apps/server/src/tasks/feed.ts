@@ -23,6 +23,12 @@ interface Chunk {
   readonly count: number
   readonly lastId: number
   readonly text: string
+  /**
+   * The newest id known committed when the query was sent: a short chunk holds every
+   * matching task up to it. A subscriber that joins a read in flight must go by this, not
+   * by what it knows itself, since the query may have started before the later commits.
+   */
+  readonly mark: number
 }
 
 /** Where a subscription starts and what it follows. */
@@ -79,10 +85,11 @@ export function createFeed(
     const key = tag === undefined ? `${after}` : `${after}:${tag}`
     let chunk = reads.get(key)
     if (chunk === undefined) {
+      const mark = newest
       chunk = storage.listTasks({ after, tag }, CHUNK).then((tasks) => {
         let text = ''
         for (const task of tasks) text += taskEvent(task)
-        return { count: tasks.length, lastId: tasks.at(-1)?.id ?? after, text }
+        return { count: tasks.length, lastId: tasks.at(-1)?.id ?? after, text, mark }
       })
       reads.set(key, chunk)
       const forget = () => reads.delete(key)
@@ -143,14 +150,11 @@ export function createFeed(
       this.#reading = true
       try {
         while (this.#wanted && !this.#ended) {
-          // Known committed before the read: if the read comes back short, every matching
-          // task up to here was in it.
-          const mark = newest
-          if (!this.#more && this.#cursor >= mark) return
+          if (!this.#more && this.#cursor >= newest) return
           const chunk = await read(this.#cursor, this.tag)
           if (this.#ended) return
           this.#more = chunk.count === CHUNK
-          this.#cursor = this.#more ? chunk.lastId : Math.max(chunk.lastId, mark)
+          this.#cursor = this.#more ? chunk.lastId : Math.max(chunk.lastId, chunk.mark)
           if (chunk.text !== '') this.#wanted = this.push(chunk.text)
         }
       } catch (error) {
