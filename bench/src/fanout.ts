@@ -113,8 +113,12 @@ export async function fanOut(
       const batch = Math.min(50, subscribers - i)
       feeds.push(...(await Promise.all(Array.from({ length: batch }, () => subscribe(url)))))
     }
-    // One task through every subscriber first: buffers allocated, code warm.
-    const warmup = await create(url, 'fan-out warm-up')
+    // A few tasks through every subscriber first: buffers allocated, code compiled.
+    let warmup = 0
+    for (let i = 0; i < 10; i++) {
+      warmup = await create(url, `fan-out warm-up ${i}`)
+      await sleep(gapMs)
+    }
     await until(() => feeds.every((feed) => feed.arrivals.has(warmup)), 30_000)
     await sleep(500)
     const rssSubscribed = memoryOf(pid).rss
