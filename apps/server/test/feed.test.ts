@@ -258,6 +258,21 @@ describe('GET /tasks/events with slow reads', () => {
   })
 })
 
+describe('GET /tasks/events and the slow-client timeouts', () => {
+  it('keeps a stream open past the time a whole request must arrive in', async () => {
+    const strict = await startServer({ requestTimeoutMs: 300, headersTimeoutMs: 300 })
+    try {
+      const feed = await subscribe(strict)
+      await sleep(1_500)
+      const task = await createTask(strict, { name: 'still listening' })
+      expect(await feed.untilTasks(1)).toEqual([task])
+      feed.close()
+    } finally {
+      await strict.close()
+    }
+  })
+})
+
 describe('GET /tasks/events keep-alive', () => {
   it('sends ": keep-alive" comments on every interval while no task comes', async () => {
     const quick = await startServer({ keepAliveMs: 50 })
