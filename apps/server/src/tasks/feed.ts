@@ -8,13 +8,13 @@ import type { Storage } from '../storage/index.js'
 const CHUNK = 100
 
 /** A comment line: keeps proxies and clients from taking a quiet feed for a dead one. */
-export const KEEP_ALIVE = ': keep-alive\n\n'
+const KEEP_ALIVE = ': keep-alive\n\n'
 
 /** Default interval of the keep-alive comments; decisions.md promises at least every 15 s. */
-export const KEEP_ALIVE_MS = 10_000
+const KEEP_ALIVE_MS = 10_000
 
 /** One task as a Server-Sent Event: its id (the resume point), the type, the Task JSON. */
-export function taskEvent(task: Task): string {
+function taskEvent(task: Task): string {
   return `id: ${task.id}\nevent: task\ndata: ${JSON.stringify(task)}\n\n`
 }
 

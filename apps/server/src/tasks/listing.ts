@@ -121,7 +121,10 @@ export function createListing(storage: Storage) {
   ): Promise<unknown> {
     const { limit, after, before, tag, order } = query
     const filter: ListFilter = { after, before, tag, order }
-    reply.header('Vary', 'Accept').type(CONTENT_TYPES[format])
+    // Added to what is there already (CORS varies by Origin).
+    const vary = reply.getHeader('vary')
+    reply.header('Vary', vary === undefined ? 'Accept' : `${vary}, Accept`)
+    reply.type(CONTENT_TYPES[format])
     if (limit === 0) return reply.send(body(format, format === 'json' ? '[]' : ''))
     if (limit !== undefined && limit <= BUFFERED_PAGE_MAX) {
       const key = PageCache.key(query, format)
