@@ -62,4 +62,21 @@ describe('GET /tasks/events with a slow reader and 20,000 tasks of backlog', () 
     expect(read).toBe(COUNT)
     feed.close()
   }, 90_000)
+
+  it('cuts, when the server closes, a stream whose reader has stopped reading', async () => {
+    const feed = await subscribe(server, '/tasks/events?after=0')
+    await feed.untilTasks(1)
+    feed.pause()
+    let before = -1
+    while (read !== before) {
+      before = read
+      await sleep(300)
+    }
+    // Its end cannot get through a full socket: it is cut instead of holding the close up.
+    await server.close()
+    // Reading again, the client finds the stream cut short, not ended.
+    feed.resume()
+    expect(await feed.ended).toBe('aborted')
+    expect(feed.tasks.length).toBeLessThan(COUNT)
+  }, 30_000)
 })

@@ -13,6 +13,9 @@ const KEEP_ALIVE = ': keep-alive\n\n'
 /** Default interval of the keep-alive comments; decisions.md promises at least every 15 s. */
 const KEEP_ALIVE_MS = 10_000
 
+/** How long, once the feed closes, a stream may take to finish before its connection is cut. */
+const CLOSE_GRACE_MS = 1_000
+
 /** One task as a Server-Sent Event: its id (the resume point), the type, the Task JSON. */
 function taskEvent(task: Task): string {
   return `id: ${task.id}\nevent: task\ndata: ${JSON.stringify(task)}\n\n`
@@ -36,6 +39,14 @@ export interface SubscribeOptions {
   /** Send tasks with a greater id; undefined: only tasks newer than the newest one now. */
   readonly after?: number | undefined
   readonly tag?: string | undefined
+  /** The response the stream goes out on, to cut if it has not finished soon after close. */
+  readonly connection?: Connection | undefined
+}
+
+/** What the feed needs of a response: to know when it is gone, and to cut it. */
+export interface Connection {
+  once(event: 'close', listener: () => void): unknown
+  destroy(): unknown
 }
 
 /** The change feed of one server: its subscribers, their keep-alives and their limit. */
@@ -47,7 +58,11 @@ export interface Feed {
   subscribe(options: SubscribeOptions): Promise<Readable>
   /** Subscribers now. */
   readonly size: number
-  /** Ends every stream (cleanly: the client resumes with Last-Event-ID); later ones fail. */
+  /**
+   * Ends every stream (cleanly: the client resumes with Last-Event-ID); later ones fail.
+   * A connection whose reader has stopped reading cannot take the end: it is cut a moment
+   * later rather than holding up the shutdown until every connection is.
+   */
   close(): void
 }
 
@@ -79,6 +94,7 @@ export function createFeed(
   let stopListening: (() => void) | undefined
   let keepAliveTimer: NodeJS.Timeout | undefined
   const reads = new Map<string, Promise<Chunk>>()
+  const connections = new Set<Connection>()
 
   /** The chunk after `after`; one query for every subscriber asking for the same one. */
   function read(after: number, tag: string | undefined): Promise<Chunk> {
@@ -190,7 +206,7 @@ export function createFeed(
   }
 
   return {
-    async subscribe({ after, tag }) {
+    async subscribe({ after, tag, connection }) {
       if (closed) throw new ShuttingDownError()
       if (subscribers.size + pending >= maxSubscribers) {
         throw new TooManySubscribersError(maxSubscribers)
@@ -201,6 +217,10 @@ export function createFeed(
         const subscription = new Subscription(start, tag)
         if (closed) subscription.end()
         else add(subscription)
+        if (connection) {
+          connections.add(connection)
+          connection.once('close', () => connections.delete(connection))
+        }
         return subscription
       } finally {
         pending--
@@ -212,6 +232,9 @@ export function createFeed(
     close() {
       closed = true
       for (const subscriber of subscribers) subscriber.end()
+      setTimeout(() => {
+        for (const connection of connections) connection.destroy()
+      }, CLOSE_GRACE_MS).unref()
     },
   }
 }

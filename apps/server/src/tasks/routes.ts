@@ -80,7 +80,7 @@ export async function taskRoutes(
         // For a proxy that buffers responses by default: events must pass at once.
         .header('X-Accel-Buffering', 'no')
       if (request.method === 'HEAD') return reply.send() as never
-      const events = await feed.subscribe({ after, tag: request.query.tag })
+      const events = await feed.subscribe({ after, tag: request.query.tag, connection: reply.raw })
       return reply.send(events) as never
     },
   })

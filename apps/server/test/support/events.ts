@@ -23,7 +23,7 @@ export interface Subscription {
   untilTasks(count: number, timeoutMs?: number): Promise<Task[]>
   /** Resolves once `count` comments have arrived. */
   untilComments(count: number, timeoutMs?: number): Promise<void>
-  /** Settles when the response has ended: 'end' (cleanly) or 'aborted'. */
+  /** Settles when the connection has gone: 'end' if the response was complete, else 'aborted'. */
   readonly ended: Promise<'end' | 'aborted'>
   /** Stops reading (the socket's buffers fill, then the server's writes wait). */
   pause(): void
@@ -103,10 +103,10 @@ export function subscribe(
         }
         for (const waiter of waiters) waiter()
       })
+      // 'close' comes either way, also to a paused response; `complete` tells which.
       const ended = new Promise<'end' | 'aborted'>((settle) => {
-        response.once('end', () => settle('end'))
-        response.once('aborted', () => settle('aborted'))
-        response.once('error', () => settle('aborted'))
+        response.once('error', () => {})
+        response.once('close', () => settle(response.complete ? 'end' : 'aborted'))
       })
       const until = (done: () => boolean, timeoutMs: number, what: string) => {
         if (done()) return Promise.resolve()
