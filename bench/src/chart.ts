@@ -108,7 +108,7 @@ export function renderChart(results: BenchResults): string {
   }
 
   y += 20
-  parts.push(text(24, y, 'Goals (issue 6)', { 'font-size': 16, 'font-weight': 600 }))
+  parts.push(text(24, y, 'Goals (issues 6 and 13)', { 'font-size': 16, 'font-weight': 600 }))
   y += 8
   for (const goal of results.goals) {
     y += 20
@@ -123,7 +123,7 @@ export function renderChart(results: BenchResults): string {
   }
 
   const other: string[] = []
-  const { latency, streaming, inserts, sdk } = results
+  const { latency, streaming, inserts, sdk, fanOut } = results
   if (latency) {
     other.push(
       `list latency, limit=20: ${ms(latency.firstPage.smallMs)} at ${latency.smallTasks.toLocaleString('en')} tasks, ${ms(latency.firstPage.largeMs)} at ${latency.largeTasks.toLocaleString('en')}; deep cursor ${ms(latency.deepCursor.smallMs)} vs ${ms(latency.deepCursor.largeMs)}`,
@@ -149,6 +149,11 @@ export function renderChart(results: BenchResults): string {
   if (sdk) {
     other.push(
       `client SDK listTasks(20) ${ms(sdk.clientMs)} vs raw fetch ${ms(sdk.rawMs)} (median of ${sdk.iterations.toLocaleString('en')} each)`,
+    )
+  }
+  if (fanOut) {
+    other.push(
+      `change feed, ${fanOut.subscribers.toLocaleString('en')} subscribers: 201 → delivery p50 ${ms(fanOut.p50Ms)}, p99 ${ms(fanOut.p99Ms)}; ${fanOut.kbPerSubscriber.toFixed(0)} KB of server memory per idle subscriber`,
     )
   }
   if (other.length > 0) {

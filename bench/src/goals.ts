@@ -16,7 +16,7 @@ function status(value: number | undefined, reached: (value: number) => boolean):
 const fixed = (value: number | undefined, digits = 2) =>
   value === undefined || !Number.isFinite(value) ? 'not measured' : value.toFixed(digits)
 
-/** Issue 6's goals, each judged from the figures of this run. */
+/** Issue 6's goals and issue 13's, each judged from the figures of this run. */
 export function evaluateGoals(results: Omit<BenchResults, 'goals'>): Goal[] {
   const goals: Goal[] = []
   const scenario = (id: string) => results.load.find((s) => s.id === id)
@@ -63,6 +63,13 @@ export function evaluateGoals(results: Omit<BenchResults, 'goals'>): Goal[] {
     goal: '≤ 5 %',
     value: overhead === undefined ? 'not measured' : `${(overhead * 100).toFixed(1)} %`,
     status: status(overhead, (v) => v <= 0.05),
+  })
+  const fanOut = results.fanOut
+  goals.push({
+    figure: `change feed, ${fanOut ? fanOut.subscribers.toLocaleString('en') : '1,000'} subscribers: p99 from 201 to delivery`,
+    goal: '≤ 100 ms',
+    value: fanOut === undefined ? 'not measured' : `${fanOut.p99Ms.toFixed(1)} ms`,
+    status: status(fanOut?.p99Ms, (v) => v <= 100),
   })
   return goals
 }

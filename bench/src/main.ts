@@ -1,6 +1,6 @@
 /**
  * `pnpm bench`: tasklane against a bare-Fastify ceiling on 127.0.0.1, plus the other
- * figures of issue 6. Every server is a child process; all of them are killed on exit,
+ * figures of issues 6 and 13. Every server is a child process; all of them are killed on exit,
  * also on failure or Ctrl-C, and a watchdog bounds the whole run.
  */
 import { spawnSync } from 'node:child_process'
@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util'
 import { envName } from '@tasklane/server'
 import { renderChart } from './chart.js'
 import { rawSqliteInserts } from './durable.js'
+import { fanOut } from './fanout.js'
 import { evaluateGoals } from './goals.js'
 import { interleavedLatency, timedGet } from './latency.js'
 import { type LoadRequest, type LoadResult, load } from './load.js'
@@ -435,6 +436,13 @@ async function main(): Promise<void> {
   log('durable inserts')
   partial.inserts = await durableInserts(small)
   await small.stop()
+
+  // 5. The change feed's fan-out: 1,000 subscribers on a fresh server.
+  log('change feed fan-out, 1,000 subscribers')
+  const feed = await seededSqliteServer('feed', smallTasks)
+  // Each task is a thousand deliveries: enough tasks that one slow moment is not the p99.
+  partial.fanOut = await fanOut(feed.url, feed.pid, { subscribers: 1_000, tasks: quick ? 50 : 200 })
+  await feed.stop()
 
   const results: BenchResults = { ...partial, goals: evaluateGoals(partial) }
   mkdirSync(outDir, { recursive: true })

@@ -55,7 +55,7 @@ export function loadTable(results: BenchResults): string {
   return formatTable(rows)
 }
 
-/** The goals table of issue 6. */
+/** The goals table (issues 6 and 13). */
 export function goalsTable(results: BenchResults): string {
   return formatTable([
     ['goal', 'target', 'measured', 'status'],
@@ -66,7 +66,7 @@ export function goalsTable(results: BenchResults): string {
 /** The figures measured besides the load table. */
 export function otherFigures(results: BenchResults): string {
   const rows: string[][] = [['figure', 'value']]
-  const { latency, streaming, inserts, sdk } = results
+  const { latency, streaming, inserts, sdk, fanOut } = results
   if (latency) {
     const small = latency.smallTasks.toLocaleString('en')
     const large = latency.largeTasks.toLocaleString('en')
@@ -125,6 +125,15 @@ export function otherFigures(results: BenchResults): string {
     rows.push(
       ['raw fetch GET /tasks?limit=20 (median ms)', fixed(sdk.rawMs, 3)],
       ['client.listTasks(20) (median ms)', fixed(sdk.clientMs, 3)],
+    )
+  }
+  if (fanOut) {
+    const each = `${fanOut.subscribers.toLocaleString('en')} subscribers × ${fanOut.tasks} tasks`
+    rows.push(
+      [`change feed, ${each}: 201 → delivery p50 (ms)`, fixed(fanOut.p50Ms, 1)],
+      ['  p99 (ms)', fixed(fanOut.p99Ms, 1)],
+      ['  max (ms)', fixed(fanOut.maxMs, 1)],
+      ['  server memory per idle subscriber (KB)', fixed(fanOut.kbPerSubscriber, 1)],
     )
   }
   return formatTable(rows)

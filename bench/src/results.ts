@@ -1,3 +1,5 @@
+import type { FanOutResult } from './fanout.js'
+
 /** The machine a run was made on. */
 export interface Machine {
   nproc: number
@@ -81,5 +83,7 @@ export interface BenchResults {
     sqliteHundredPerCommit: number
   }
   sdk?: { rawMs: number; clientMs: number; overhead: number; iterations: number }
+  /** The change feed: 1,000 subscribers on one SQLite server (issue 13). */
+  fanOut?: FanOutResult
   goals: Goal[]
 }

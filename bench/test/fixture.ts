@@ -51,5 +51,15 @@ export function fixture(): Omit<BenchResults, 'goals'> {
       sqliteHundredPerCommit: 25_000,
     },
     sdk: { rawMs: 0.4, clientMs: 0.41, overhead: 0.025, iterations: 1_000 },
+    fanOut: {
+      subscribers: 1_000,
+      tasks: 20,
+      p50Ms: 12,
+      p99Ms: 140,
+      maxMs: 180,
+      kbPerSubscriber: 30,
+      rssBeforeMB: 80,
+      rssSubscribedMB: 110,
+    },
   }
 }

@@ -3,7 +3,7 @@ import { evaluateGoals } from '../src/goals.js'
 import { fixture } from './fixture.js'
 
 describe('evaluateGoals', () => {
-  it('judges every goal of issue 6 from the figures', () => {
+  it('judges every goal of issues 6 and 13 from the figures', () => {
     const goals = evaluateGoals(fixture())
     expect(goals.map((goal) => [goal.goal, goal.value, goal.status])).toEqual([
       ['≥ 0.80', '0.85', 'reached'],
@@ -12,13 +12,14 @@ describe('evaluateGoals', () => {
       ['≤ 1.2', '1.50', 'not reached'],
       ['≤ 64 MB', '40.0 MB', 'reached'],
       ['≤ 5 %', '2.5 %', 'reached'],
+      ['≤ 100 ms', '140.0 ms', 'not reached'],
     ])
   })
 
   it('marks a figure that was not measured as pending', () => {
-    const { latency: _, sdk: __, ...rest } = fixture()
+    const { latency: _, sdk: __, fanOut: ___, ...rest } = fixture()
     const goals = evaluateGoals(rest)
-    expect(goals.filter((goal) => goal.status === 'pending')).toHaveLength(3)
+    expect(goals.filter((goal) => goal.status === 'pending')).toHaveLength(4)
   })
 
   it('adds PostgreSQL goals only when PostgreSQL was loaded', () => {

@@ -34,6 +34,8 @@ export interface AppOptions {
   readonly requestTimeoutMs?: number
   /** Slow clients: ms within which a request's headers must arrive (default 10 s). */
   readonly headersTimeoutMs?: number
+  /** Interval of the change feed's keep-alive comments (default 10 s; tests shorten it). */
+  readonly keepAliveMs?: number
 }
 
 /** Builds the whole application from its plugins; it never listens (main.ts does, tests may inject). */
@@ -43,6 +45,7 @@ export async function buildApp({
   logger = false,
   requestTimeoutMs = 30_000,
   headersTimeoutMs = 10_000,
+  keepAliveMs,
 }: AppOptions): Promise<FastifyInstance> {
   // Defaults come from the settings schema, whoever builds the app.
   const settings = { ...(Value.Create(SettingsSchema) as Settings), ...given }
@@ -130,6 +133,9 @@ export async function buildApp({
     storage,
     groupCommit: settings.groupCommit,
     writerObserver: app.metrics.writer,
+    maxSubscribers: settings.maxSubscribers,
+    keepAliveMs,
+    onSubscribers: app.metrics.feed.onSubscribers,
   })
   return app
 }

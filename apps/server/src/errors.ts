@@ -54,3 +54,11 @@ export class TaskNotFoundError extends DomainError {
     super(`Task ${id} does not exist.`)
   }
 }
+
+/** The change feed has as many subscribers as this instance takes (MAX_SUBSCRIBERS). */
+export class TooManySubscribersError extends DomainError {
+  override name = 'TooManySubscribersError'
+  constructor(readonly limit: number) {
+    super(`The change feed already has ${limit} subscribers, its limit; retry shortly.`)
+  }
+}

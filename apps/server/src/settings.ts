@@ -152,6 +152,15 @@ export const SettingsSchema = Type.Object({
     }),
     { env: 'GROUP_COMMIT' },
   ),
+  maxSubscribers: setting(
+    Type.Integer({
+      minimum: 1,
+      default: 1000,
+      description:
+        'Change-feed subscribers (GET /tasks/events) this instance serves at once; past it, 503.',
+    }),
+    { env: 'MAX_SUBSCRIBERS' },
+  ),
 })
 
 type Values = Static<typeof SettingsSchema>

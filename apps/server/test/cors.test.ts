@@ -66,6 +66,25 @@ describe('CORS on (CORS_ORIGINS)', () => {
     )
   })
 
+  it('lets a listing vary by Origin and by Accept alike', async () => {
+    const list = await server.app.inject({ url: '/tasks', headers: { origin: ALLOWED } })
+    expect(list.headers.vary).toBe('Origin, Accept')
+  })
+
+  it('lets a browser resume the change feed: Last-Event-ID passes the preflight', async () => {
+    const response = await server.app.inject({
+      method: 'OPTIONS',
+      url: '/tasks/events',
+      headers: {
+        origin: ALLOWED,
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'last-event-id',
+      },
+    })
+    expect(response.statusCode).toBe(204)
+    expect(response.headers['access-control-allow-headers']).toBe('last-event-id')
+  })
+
   it('gives an error response the CORS headers too, so a browser can read it', async () => {
     const response = await server.app.inject({ url: '/tasks/0', headers: { origin: ALLOWED } })
     expect(response.statusCode).toBe(400)

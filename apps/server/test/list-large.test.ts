@@ -105,4 +105,40 @@ describe('GET /tasks with more than 1000 tasks (streamed path)', () => {
     expect(pages.map((page) => page.length)).toEqual([1001, 1001, 498])
     expect(pages.flat()).toEqual(all)
   })
+
+  it('streams every task newest first for order=desc', async () => {
+    const { tasks, link } = await list('/tasks?order=desc')
+    expect(tasks).toEqual([...all].reverse())
+    expect(link).toBeNull()
+  })
+
+  it('combines a large limit with order=desc and links to the older tasks', async () => {
+    const newestFirst = [...even].reverse()
+    const { tasks, link } = await list('/tasks?limit=1001&order=desc&tag=even')
+    expect(tasks).toEqual(newestFirst.slice(0, 1001))
+    expect(link).toBe(
+      `</tasks?limit=1001&before=${idAt(newestFirst, 1000)}&order=desc&tag=even>; rel="next"`,
+    )
+    const rest = await list(
+      `/tasks?limit=1001&before=${idAt(newestFirst, 1000)}&order=desc&tag=even`,
+    )
+    expect(rest.tasks).toEqual(newestFirst.slice(1001))
+    expect(rest.link).toBeNull()
+  })
+
+  it('streams every task as NDJSON, in either order', async () => {
+    for (const [query, expected] of [
+      ['', all],
+      ['?order=desc', [...all].reverse()],
+      ['?limit=1500&after=100', all.slice(100, 1600)],
+    ] as const) {
+      const response = await get(server, `/tasks${query}`, {
+        headers: { accept: 'application/x-ndjson' },
+      })
+      expect(response.headers.get('content-type')).toBe('application/x-ndjson')
+      const lines = (await response.text()).split('\n')
+      expect(lines.pop()).toBe('')
+      expect(lines.map((line) => JSON.parse(line))).toEqual(expected)
+    }
+  })
 })

@@ -33,7 +33,7 @@ afterAll(() => target?.close())
 
 /** Query-string keys: the real ones, near misses and prototype names. */
 const queryKey = fc.oneof(
-  { weight: 6, arbitrary: fc.constantFrom('limit', 'after', 'tag') },
+  { weight: 6, arbitrary: fc.constantFrom('limit', 'after', 'before', 'order', 'tag') },
   {
     weight: 2,
     arbitrary: fc.constantFrom(
@@ -82,6 +82,8 @@ const queryValue = fc.oneof(
       'a',
       'docs',
       'hostile',
+      'asc',
+      'desc',
     ),
   },
   { weight: 2, arbitrary: decimalInteger },
@@ -156,7 +158,8 @@ describe('GET /tasks with generated query strings', () => {
               (p) => p.keyEncoding !== 'bytes' && p.valueEncoding !== 'bytes' && separator !== ';',
             )
             const keys = pairs.map((p) => p.key)
-            if (plain && keys.some((k) => k !== '' && !['limit', 'after', 'tag'].includes(k))) {
+            const known = ['limit', 'after', 'before', 'order', 'tag']
+            if (plain && keys.some((k) => k !== '' && !known.includes(k))) {
               expect(reply.status).toBe(400)
             }
             if (plain && new Set(keys).size < keys.length) expect(reply.status).toBe(400)
@@ -168,9 +171,16 @@ describe('GET /tasks with generated query strings', () => {
             const tasks = answer as unknown[]
             for (const task of tasks) expectTask(task)
             const ids = (tasks as { id: number }[]).map((task) => task.id)
-            expect(ids).toEqual([...new Set(ids)].sort((a, b) => a - b))
+            const ascending = [...new Set(ids)].sort((a, b) => a - b)
+            // Descending only when the query says so (in a form the server reads as it).
+            const desc = ids.length > 1 && (ids[0] as number) > (ids[1] as number)
+            expect(ids).toEqual(desc ? ascending.reverse() : ascending)
             if (!plain) return
             const given = Object.fromEntries(pairs.map((p) => [p.key, p.value]))
+            expect(desc).toBe(desc && given.order === 'desc')
+            if (given.before !== undefined) {
+              for (const id of ids) expect(id).toBeLessThan(Number(given.before))
+            }
             if (given.limit !== undefined)
               expect(tasks.length).toBeLessThanOrEqual(Number(given.limit))
             if (given.after !== undefined) {
@@ -191,29 +201,37 @@ describe('GET /tasks with generated query strings', () => {
 
 describe('GET /tasks with integers of any size', () => {
   it(
-    'accepts limit and after exactly within their ranges, and names the bound otherwise',
+    'accepts limit, after and before exactly within their ranges, and names the bound otherwise',
     async () => {
-      const ranges = { limit: [0n, BigInt(MAX_LIMIT)], after: [0n, BigInt(MAX_TASK_ID)] } as const
+      const ranges = {
+        limit: [0n, BigInt(MAX_LIMIT)],
+        after: [0n, BigInt(MAX_TASK_ID)],
+        before: [1n, BigInt(MAX_TASK_ID)],
+      } as const
       const outcomes = new Set<string>()
       await fc.assert(
-        fc.asyncProperty(fc.constantFrom('limit', 'after'), decimalInteger, async (name, value) => {
-          const reply = await target.send('GET', `/tasks?${name}=${value}`)
-          const answer = expectWellFormed(reply)
-          const [min, max] = ranges[name]
-          const message = integerRangeMessage(value, `Query parameter "${name}"`, min, max)
-          outcomes.add(`${name} ${/at (least|most)/.exec(message ?? '')?.[0] ?? 'in range'}`)
-          if (message === undefined) {
-            expect(reply.status).toBe(200)
-            for (const task of answer as unknown[]) expectTask(task)
-          } else {
-            expect(answer).toEqual({ code: 400, message })
-          }
-        }),
+        fc.asyncProperty(
+          fc.constantFrom('limit', 'after', 'before'),
+          decimalInteger,
+          async (name, value) => {
+            const reply = await target.send('GET', `/tasks?${name}=${value}`)
+            const answer = expectWellFormed(reply)
+            const [min, max] = ranges[name]
+            const message = integerRangeMessage(value, `Query parameter "${name}"`, min, max)
+            outcomes.add(`${name} ${/at (least|most)/.exec(message ?? '')?.[0] ?? 'in range'}`)
+            if (message === undefined) {
+              expect(reply.status).toBe(200)
+              for (const task of answer as unknown[]) expectTask(task)
+            } else {
+              expect(answer).toEqual({ code: 400, message })
+            }
+          },
+        ),
         runs(400),
       )
-      // Both parameters met values below, within and above their ranges.
+      // Every parameter met values below, within and above its range.
       expect([...outcomes].sort()).toEqual(
-        ['after', 'limit'].flatMap((name) =>
+        ['after', 'before', 'limit'].flatMap((name) =>
           ['at least', 'at most', 'in range'].map((o) => `${name} ${o}`),
         ),
       )

@@ -250,6 +250,162 @@ describe('GET /tasks', () => {
   })
 })
 
+describe('GET /tasks with order and before', () => {
+  const newestFirst = () => [...all].reverse()
+
+  it('returns every task newest first for order=desc, without Link', async () => {
+    const { tasks, link } = await list('/tasks?order=desc')
+    expect(tasks).toEqual(newestFirst())
+    expect(link).toBeNull()
+  })
+
+  it('treats order=asc as the default', async () => {
+    expect((await list('/tasks?order=asc&limit=5')).tasks).toEqual(all.slice(0, 5))
+  })
+
+  it('returns the newest N tasks and a Link carrying before and order=desc', async () => {
+    const { tasks, link } = await list('/tasks?limit=5&order=desc')
+    expect(tasks).toEqual(newestFirst().slice(0, 5))
+    expect(link).toBe(`</tasks?limit=5&before=${tasks[4]?.id}&order=desc>; rel="next"`)
+  })
+
+  it('pages through every task newest first by following Link headers', async () => {
+    const pages = await follow('/tasks?limit=5&order=desc')
+    expect(pages.map((page) => page.length)).toEqual([5, 5, 2])
+    expect(pages.flat()).toEqual(newestFirst())
+  })
+
+  it('pages through one tag newest first, the Link carrying the tag', async () => {
+    const encoded = encodeURIComponent(TAG_WITH_SPECIALS)
+    const { tasks, link } = await list(`/tasks?limit=3&order=desc&tag=${encoded}`)
+    const expected = withTag(TAG_WITH_SPECIALS).reverse()
+    expect(tasks).toEqual(expected.slice(0, 3))
+    expect(link).toBe(
+      `</tasks?limit=3&before=${expected[2]?.id}&order=desc&tag=${encoded}>; rel="next"`,
+    )
+    expect((await follow(`/tasks?limit=3&order=desc&tag=${encoded}`)).flat()).toEqual(expected)
+  })
+
+  it('returns only tasks below before, in either order', async () => {
+    const pivot = all[6] as Task
+    expect((await list(`/tasks?before=${pivot.id}`)).tasks).toEqual(all.slice(0, 6))
+    expect((await list(`/tasks?before=${pivot.id}&order=desc`)).tasks).toEqual(
+      all.slice(0, 6).reverse(),
+    )
+  })
+
+  it('keeps both bounds in the Link when after and before are given together', async () => {
+    const [low, high] = [all[1] as Task, all[10] as Task]
+    const ascending = await list(`/tasks?after=${low.id}&before=${high.id}&limit=3`)
+    expect(ascending.tasks).toEqual(all.slice(2, 5))
+    expect(ascending.link).toBe(
+      `</tasks?limit=3&after=${all[4]?.id}&before=${high.id}>; rel="next"`,
+    )
+    expect((await follow(`/tasks?after=${low.id}&before=${high.id}&limit=3`)).flat()).toEqual(
+      all.slice(2, 10),
+    )
+    const descending = await list(`/tasks?after=${low.id}&before=${high.id}&limit=3&order=desc`)
+    expect(descending.tasks).toEqual(all.slice(7, 10).reverse())
+    expect(descending.link).toBe(
+      `</tasks?limit=3&before=${all[7]?.id}&order=desc&after=${low.id}>; rel="next"`,
+    )
+    expect(
+      (await follow(`/tasks?after=${low.id}&before=${high.id}&limit=3&order=desc`)).flat(),
+    ).toEqual(all.slice(2, 10).reverse())
+  })
+
+  it('returns [] for before=1', async () => {
+    expect((await list('/tasks?before=1&order=desc')).tasks).toEqual([])
+  })
+
+  it.each([
+    ['order=up', 'Query parameter "order" must be "asc" or "desc".'],
+    ['order=DESC', 'Query parameter "order" must be "asc" or "desc".'],
+    ['order=', 'Query parameter "order" must be "asc" or "desc".'],
+    ['order=1', 'Query parameter "order" must be "asc" or "desc".'],
+    ['before=0', 'Query parameter "before" must be at least 1.'],
+    ['before=-1', 'Query parameter "before" must be at least 1.'],
+    ['before=x', 'Query parameter "before" must be an integer.'],
+    ['before=9007199254740992', 'Query parameter "before" must be at most 9007199254740991.'],
+    ['order=desc&order=asc', 'Query parameter "order" must be given only once.'],
+  ])('returns 400 for %s', async (query, message) => {
+    await expectError(await get(server, `/tasks?${query}`), 400, message)
+  })
+})
+
+describe('GET /tasks with Accept: application/x-ndjson', () => {
+  const NDJSON = { accept: 'application/x-ndjson' }
+
+  /** The response as NDJSON: its Content-Type checked, one Task per line. */
+  async function ndjson(path: string, headers: Record<string, string> = NDJSON) {
+    const response = await get(server, path, { headers })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toBe('application/x-ndjson')
+    const text = await response.text()
+    expect(text === '' || text.endsWith('\n')).toBe(true)
+    const lines = text.split('\n').slice(0, -1)
+    return {
+      tasks: lines.map((line) => JSON.parse(line) as Task),
+      link: response.headers.get('link'),
+    }
+  }
+
+  it('returns every task, one JSON object per line, in either order', async () => {
+    expect((await ndjson('/tasks')).tasks).toEqual(all)
+    expect((await ndjson('/tasks?order=desc')).tasks).toEqual([...all].reverse())
+    expect((await ndjson('/tasks?tag=odd')).tasks).toEqual(withTag('odd'))
+  })
+
+  it('returns a page with the same Link as the JSON page', async () => {
+    const page = await ndjson('/tasks?limit=5')
+    expect(page.tasks).toEqual(all.slice(0, 5))
+    expect(page.link).toBe((await list('/tasks?limit=5')).link)
+    const desc = await ndjson('/tasks?limit=5&order=desc')
+    expect(desc.tasks).toEqual([...all].reverse().slice(0, 5))
+    expect(desc.link).toBe((await list('/tasks?limit=5&order=desc')).link)
+  })
+
+  it('serves the JSON and NDJSON forms of one page apart, each as asked', async () => {
+    for (let i = 0; i < 2; i++) {
+      expect((await list('/tasks?limit=4')).tasks).toEqual(all.slice(0, 4))
+      expect((await ndjson('/tasks?limit=4')).tasks).toEqual(all.slice(0, 4))
+    }
+  })
+
+  it('returns an empty body for no tasks', async () => {
+    expect(await ndjson('/tasks?limit=0')).toEqual({ tasks: [], link: null })
+    expect((await ndjson('/tasks?tag=nope')).tasks).toEqual([])
+  })
+
+  it.each([
+    'application/x-ndjson, application/json;q=0.5',
+    'application/json;q=0.1, application/x-ndjson',
+    'application/x-ndjson, */*;q=0.1',
+    'APPLICATION/X-NDJSON',
+  ])('prefers NDJSON for Accept: %s', async (accept) => {
+    expect((await ndjson('/tasks?limit=2', { accept })).tasks).toEqual(all.slice(0, 2))
+  })
+
+  it.each([
+    '*/*',
+    'application/json',
+    'application/json, application/x-ndjson',
+    'application/x-ndjson;q=0.5, application/*',
+    'text/html',
+  ])('answers JSON for Accept: %s', async (accept) => {
+    const response = await get(server, '/tasks?limit=2', { headers: { accept } })
+    expect(await jsonBody<Task[]>(response)).toEqual(all.slice(0, 2))
+  })
+
+  it('says that the answer depends on Accept (Vary)', async () => {
+    for (const headers of [NDJSON, {}]) {
+      const response = await get(server, '/tasks?limit=2', { headers })
+      expect(response.headers.get('vary')).toMatch(/\bAccept\b/i)
+      await response.body?.cancel()
+    }
+  })
+})
+
 describe('GET /tasks with several unknown query parameters', () => {
   it('returns 400 naming every one of them', async () => {
     await expectError(

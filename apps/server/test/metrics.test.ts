@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Storage } from '../src/storage/index.js'
+import { subscribe } from './support/events.js'
 import { expectError, get } from './support/http.js'
 import { parseMetrics, type Sample, samplesOf, sampleValue } from './support/metrics.js'
 import { startServer, type TestServer } from './support/server.js'
@@ -174,11 +175,18 @@ describe('tasklane_write_queue_depth', () => {
 })
 
 describe('tasklane_event_subscribers', () => {
-  it('is the count the change feed last reported through app.metrics.feed', async () => {
+  it('counts the open change-feed streams as they open and close', async () => {
     expect(sampleValue(await scrape(), 'tasklane_event_subscribers')).toBe(0)
-    server.app.metrics.feed.onSubscribers(3)
+    const streams = await Promise.all([1, 2, 3].map(() => subscribe(server, '/tasks/events', auth)))
+    expect(streams.map((stream) => stream.response.statusCode)).toEqual([200, 200, 200])
     expect(sampleValue(await scrape(), 'tasklane_event_subscribers')).toBe(3)
-    server.app.metrics.feed.onSubscribers(0)
+    for (const stream of streams) stream.close()
+    await Promise.all(streams.map((stream) => stream.ended))
+    // The server learns of each dropped stream when its side of the socket closes.
+    for (let i = 0; i < 200; i++) {
+      if (sampleValue(await scrape(), 'tasklane_event_subscribers') === 0) break
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
     expect(sampleValue(await scrape(), 'tasklane_event_subscribers')).toBe(0)
   })
 })

@@ -6,6 +6,7 @@ import type { Task } from '@tasklane/contract'
 import { freePort } from '@tasklane/testing/launch'
 import { commandExists, systemHas } from '@tasklane/testing/requirements'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { subscribe } from './support/events.js'
 import { expectError } from './support/http.js'
 import { type ServerProcess, startServerProcess } from './support/processes.js'
 import { createTestDatabase, onPostgres, type TestDatabase } from './support/test-database.js'
@@ -131,6 +132,26 @@ describe.runIf(runs)('three instances behind nginx (deploy/nginx.conf)', () => {
     const page = await fetch(`${base}/tasks?limit=2`)
     expect(page.headers.get('link')).toMatch(/^<\/tasks\?limit=2&after=\d+>; rel="next"$/)
     await expectError(await fetch(`${base}/tasks?limt=5`), 400, 'Unknown query parameter "limt".')
+  })
+
+  it('passes the change feed through unbuffered: each task within 1 s of its 201', async () => {
+    const feed = await subscribe({ url: base })
+    try {
+      expect(feed.response.statusCode).toBe(200)
+      expect(feed.response.headers['content-type']).toBe('text/event-stream')
+      for (let i = 0; i < 3; i++) {
+        const response = await fetch(`${base}/task`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ name: `fed through nginx ${i}` }),
+        })
+        const task = (await response.json()) as Task
+        await feed.untilTasks(i + 1, 1_000)
+        expect(feed.tasks[i]).toEqual(task)
+      }
+    } finally {
+      feed.close()
+    }
   })
 
   it('keeps serving, reads and creates alike, when an instance stops', async () => {

@@ -16,7 +16,21 @@ interface OpenApiDocument {
   openapi: string
   info: { title: string; version: string }
   tags: { name: string }[]
-  paths: Record<string, Record<string, { operationId?: string; tags?: string[] }>>
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        operationId?: string
+        tags?: string[]
+        parameters?: { in: string; name: string }[]
+        responses?: Record<
+          string,
+          { content?: Record<string, { schema?: { description?: string } }> }
+        >
+      }
+    >
+  >
   components: { schemas: Record<string, unknown> }
 }
 
@@ -35,7 +49,7 @@ describe('GET /openapi.json', () => {
     expect(document.info.title).toBe('tasklane')
   })
 
-  it('declares the operations getTasks, createTask and getTask with their tags', () => {
+  it('declares the operations getTasks, createTask, getTask and watchTasks with their tags', () => {
     const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
       Object.entries(methods).map(([method, operation]) => ({
         path,
@@ -49,13 +63,33 @@ describe('GET /openapi.json', () => {
         { path: '/tasks', method: 'get', operationId: 'getTasks', tags: ['tasks'] },
         { path: '/task', method: 'post', operationId: 'createTask', tags: ['task'] },
         { path: '/tasks/{id}', method: 'get', operationId: 'getTask', tags: ['task'] },
+        { path: '/tasks/events', method: 'get', operationId: 'watchTasks', tags: ['tasks'] },
       ]),
     )
     expect(operations.map((operation) => operation.operationId).sort()).toEqual([
       'createTask',
       'getTask',
       'getTasks',
+      'watchTasks',
     ])
+  })
+
+  it('documents GET /tasks/events as text/event-stream with its event format and resume header', () => {
+    const operation = document.paths['/tasks/events']?.get
+    const stream = operation?.responses?.['200']?.content?.['text/event-stream']
+    expect(stream?.schema?.description).toContain(
+      '"id: <task id>", "event: task", "data: <Task JSON>"',
+    )
+    expect(operation?.parameters?.map((p) => `${p.in} ${p.name}`).sort()).toEqual([
+      'header last-event-id',
+      'query after',
+      'query tag',
+    ])
+  })
+
+  it('documents order and before on GET /tasks', () => {
+    const names = document.paths['/tasks']?.get?.parameters?.map((p) => p.name)
+    expect(names).toEqual(['limit', 'after', 'before', 'order', 'tag'])
   })
 
   it('declares the tags tasks and task', () => {
@@ -77,7 +111,12 @@ describe('GET /openapi.json', () => {
   })
 
   it('does not list the operational routes', () => {
-    expect(Object.keys(document.paths).sort()).toEqual(['/task', '/tasks', '/tasks/{id}'])
+    expect(Object.keys(document.paths).sort()).toEqual([
+      '/task',
+      '/tasks',
+      '/tasks/events',
+      '/tasks/{id}',
+    ])
   })
 })
 

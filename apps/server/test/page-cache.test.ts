@@ -1,5 +1,6 @@
 import type { Task } from '@tasklane/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Storage } from '../src/storage/index.js'
 import { PageCache } from '../src/tasks/page-cache.js'
 import { createTask, get, jsonBody } from './support/http.js'
 import { startServer, type TestServer } from './support/server.js'
@@ -52,6 +53,64 @@ describe('GET /tasks with repeated page requests', () => {
   })
 })
 
+describe('GET /tasks?order=desc with repeated page requests', () => {
+  let server: TestServer
+  let created: Task[]
+  let reads = 0
+
+  /** Counts the listing queries, to tell a cached page from one read again. */
+  const counting = (storage: Storage): Storage => ({
+    ...storage,
+    listTasks: (filter, limit) => {
+      reads++
+      return storage.listTasks(filter, limit)
+    },
+  })
+
+  /** The page's tasks, and how many listing queries answering it took. */
+  async function page(path: string): Promise<{ tasks: Task[]; reads: number }> {
+    const before = reads
+    const tasks = await jsonBody<Task[]>(await get(server, path))
+    return { tasks, reads: reads - before }
+  }
+
+  beforeAll(async () => {
+    server = await startServer({ wrapStorage: counting })
+    created = []
+    for (const i of [1, 2, 3, 4, 5]) created.push(await createTask(server, { name: `d${i}` }))
+  })
+  afterAll(() => server.close())
+
+  it('reads the first page afresh every time: each create changes it', async () => {
+    expect(await page('/tasks?limit=2&order=desc')).toEqual({
+      tasks: [created[4], created[3]],
+      reads: 1,
+    })
+    const added = await createTask(server, { name: 'd6' })
+    created.push(added)
+    expect(await page('/tasks?limit=2&order=desc')).toEqual({
+      tasks: [added, created[4]],
+      reads: 1,
+    })
+  })
+
+  it('reads a page below the newest task once: every id below its cursor is assigned', async () => {
+    const path = `/tasks?limit=2&order=desc&before=${created[3]?.id}`
+    expect(await page(path)).toEqual({ tasks: [created[2], created[1]], reads: 1 })
+    await createTask(server, { name: 'd7' })
+    expect(await page(path)).toEqual({ tasks: [created[2], created[1]], reads: 0 })
+  })
+
+  it('never keeps a page whose cursor lies above the newest task: later ones join it', async () => {
+    const path = '/tasks?limit=2&order=desc&before=1000000'
+    const first = await page(path)
+    expect(first.reads).toBe(1)
+    const added = await createTask(server, { name: 'd8' })
+    const second = await page(path)
+    expect(second).toEqual({ tasks: [added, first.tasks[0]], reads: 1 })
+  })
+})
+
 describe('PageCache', () => {
   it('keeps at most maxPages, dropping the least recently used first', () => {
     const cache = new PageCache(2)
@@ -78,8 +137,24 @@ describe('PageCache', () => {
   })
 
   it('keeps tags that contain the separator apart from other cursors', () => {
-    expect(PageCache.key(2, 1, ':3')).not.toBe(PageCache.key(2, 1, undefined))
-    expect(PageCache.key(2, undefined, 'x')).toBe(PageCache.key(2, 0, 'x'))
-    expect(PageCache.key(2, 1, '')).not.toBe(PageCache.key(2, 1, undefined))
+    const key = (after: number | undefined, tag: string | undefined) =>
+      PageCache.key({ limit: 2, after, tag }, 'json')
+    expect(key(1, ':3')).not.toBe(key(1, undefined))
+    expect(key(undefined, 'x')).toBe(key(0, 'x'))
+    expect(key(1, '')).not.toBe(key(1, undefined))
+  })
+
+  it('keeps orders, bounds and formats apart', () => {
+    const keys = [
+      PageCache.key({ limit: 2, after: 1 }, 'json'),
+      PageCache.key({ limit: 2, after: 1 }, 'ndjson'),
+      PageCache.key({ limit: 2, after: 1, order: 'desc' }, 'json'),
+      PageCache.key({ limit: 2, after: 1, before: 9 }, 'json'),
+      PageCache.key({ limit: 2, before: 1 }, 'json'),
+    ]
+    expect(new Set(keys).size).toBe(keys.length)
+    expect(PageCache.key({ limit: 2, order: 'asc' }, 'json')).toBe(
+      PageCache.key({ limit: 2 }, 'json'),
+    )
   })
 })

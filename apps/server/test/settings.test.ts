@@ -76,6 +76,7 @@ describe('loadSettings', () => {
       rateLimit: 0,
       maxEventLoopDelayMs: 1000,
       groupCommit: true,
+      maxSubscribers: 1000,
       storage: { kind: 'sqlite', filename: resolve(process.cwd(), DEFAULT_DATABASE_FILE) },
     })
   })
@@ -93,6 +94,7 @@ describe('loadSettings', () => {
         RATE_LIMIT: '100',
         MAX_EVENT_LOOP_DELAY_MS: '0',
         GROUP_COMMIT: 'off',
+        MAX_SUBSCRIBERS: '50',
       }),
     ).toMatchObject({
       port: 8080,
@@ -104,6 +106,7 @@ describe('loadSettings', () => {
       rateLimit: 100,
       maxEventLoopDelayMs: 0,
       groupCommit: false,
+      maxSubscribers: 50,
     })
   })
 
@@ -179,6 +182,12 @@ describe('loadSettings', () => {
     )
     expect(refusal({ MAX_EVENT_LOOP_DELAY_MS: '1.5' })).toBe(
       'MAX_EVENT_LOOP_DELAY_MS "1.5" is not a whole number of at least 0.',
+    )
+  })
+
+  it('refuses a MAX_SUBSCRIBERS below 1', () => {
+    expect(refusal({ MAX_SUBSCRIBERS: '0' })).toBe(
+      'MAX_SUBSCRIBERS "0" is not a whole number of at least 1.',
     )
   })
 

@@ -1,7 +1,15 @@
 import type { NewTask, routes, Task } from '@tasklane/contract'
-import { AbortError, ApiError, ConnectionError, TimeoutError, ValidationError } from './errors.js'
+import {
+  AbortError,
+  ApiError,
+  ConnectionError,
+  isTasklaneError,
+  TimeoutError,
+  ValidationError,
+} from './errors.js'
 import { newIdempotencyKey } from './idempotency-key.js'
-import { nextAfter } from './link-header.js'
+import { lines } from './lines.js'
+import { nextCursor } from './link-header.js'
 import { type RetryOptions, retryDelay, retrySettings } from './retry.js'
 
 /** Where a response body fails the contract: a path such as `[3].name` and why. */
@@ -60,9 +68,33 @@ export interface CreateTaskOptions extends RequestOptions {
   idempotencyKey?: string
 }
 
-/** Options of `listTasks`: keyset pagination and tag filter. */
+/** Options of `listTasks`: keyset pagination, order and tag filter. */
 export interface ListTasksOptions extends RequestOptions {
   /** Only tasks whose id is greater than this. */
+  after?: number
+  /** Only tasks whose id is less than this. */
+  before?: number
+  /** Only tasks with exactly this tag. */
+  tag?: string
+  /** `'asc'` (the default): oldest first; `'desc'`: newest first. */
+  order?: 'asc' | 'desc'
+}
+
+/**
+ * Options of `exportTasks`: which tasks, in which order. `timeoutMs` is the longest
+ * silence between two chunks of the stream; `retry` resumes a broken export after the
+ * last task it yielded.
+ */
+export type ExportTasksOptions = ListTasksOptions
+
+/**
+ * Options of `watch`: where to start and which tasks to follow. `signal` ends the watch;
+ * `timeoutMs` (default 30 s) is the longest silence before the connection is taken for
+ * dead and opened again (the server sends a keep-alive at least every 15 s); `retry`
+ * sets the backoff between reconnections, or `false` for none.
+ */
+export interface WatchOptions extends RequestOptions {
+  /** Start after this id: the tasks above it come first. Default: new tasks only. */
   after?: number
   /** Only tasks with exactly this tag. */
   tag?: string
@@ -77,10 +109,12 @@ export interface TasksOptions extends ListTasksOptions {
 /** A typed tasklane client. */
 export interface TasklaneClient {
   /**
-   * Lists tasks in ascending id order: at most `limit`, or all of them when omitted.
+   * Lists tasks in ascending id order (`order: 'desc'`: newest first): at most `limit`, or
+   * all of them when omitted.
    * @example
    * const firstFive = await client.listTasks(5)
    * const nextFive = await client.listTasks(5, { after: firstFive.at(-1)?.id })
+   * const newest = await client.listTasks(5, { order: 'desc' })
    */
   listTasks(limit?: number, options?: ListTasksOptions): Promise<Task[]>
   /**
@@ -97,17 +131,35 @@ export interface TasklaneClient {
    */
   getTask(id: number, options?: RequestOptions): Promise<Task>
   /**
-   * Every matching task in ascending id order, fetched a page at a time as the loop goes on.
+   * Every matching task in ascending id order (or newest first with `order: 'desc'`),
+   * fetched a page at a time as the loop goes on.
    * @example
    * for await (const task of client.tasks({ tag: 'docs', pageSize: 50 })) console.log(task.name)
    */
   tasks(options?: TasksOptions): AsyncGenerator<Task, void, undefined>
+  /**
+   * Every matching task, streamed in one response (NDJSON) rather than page by page; a
+   * broken download resumes after the last task yielded.
+   * @example
+   * for await (const task of client.exportTasks({ order: 'desc' })) console.log(task.id)
+   */
+  exportTasks(options?: ExportTasksOptions): AsyncGenerator<Task, void, undefined>
+  /**
+   * Follows tasks as they are created (the change feed): each matching task exactly once,
+   * in id order, reconnecting with backoff after a failure and resuming after the last
+   * task yielded. Runs until `signal` aborts, then ends without an error.
+   * @example
+   * const stop = new AbortController()
+   * for await (const task of client.watch({ tag: 'docs', signal: stop.signal })) console.log(task.name)
+   */
+  watch(options?: WatchOptions): AsyncGenerator<Task, void, undefined>
 }
 
 // The paths are checked against the contract: if a route moves, this stops compiling.
 const LIST_PATH: (typeof routes)['getTasks']['path'] = '/tasks'
 const CREATE_PATH: (typeof routes)['createTask']['path'] = '/task'
 const GET_PATH: (typeof routes)['getTask']['path'] = '/tasks/{id}'
+const WATCH_PATH: (typeof routes)['watchTasks']['path'] = '/tasks/events'
 
 const DEFAULT_TIMEOUT_MS = 30_000
 const DEFAULT_PAGE_SIZE = 100
@@ -191,10 +243,66 @@ export function createClient(options: ClientOptions): TasklaneClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '')
   const defaultTimeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
 
+  /** Headers of a call: what it accepts, then the client's and the call's own. */
+  const headersFor = (
+    accept: string,
+    opts: RequestOptions | undefined,
+  ): Record<string, string> => ({
+    accept,
+    ...options.headers,
+    ...opts?.headers,
+  })
+
+  /** Sends the request; resolves with a 2xx response whose body is not read yet. */
+  async function open(
+    call: Call,
+    url: string,
+    headers: Record<string, string>,
+    signal: AbortSignal | undefined,
+  ): Promise<Response> {
+    const fetch = options.fetch ?? globalThis.fetch
+    const { method, body } = call
+    if (options.token !== undefined) {
+      const token = typeof options.token === 'function' ? await options.token() : options.token
+      headers = { ...headers, authorization: `Bearer ${token}` }
+    }
+    let response: Response
+    try {
+      response = await fetch(url, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal,
+      })
+    } catch (error) {
+      throw signal?.aborted
+        ? signal.reason
+        : new ConnectionError(`Could not reach the server: ${method} ${url}`, method, url, {
+            cause: error,
+          })
+    }
+    if (!response.ok) throw await readError(response, method, url)
+    return response
+  }
+
+  /** `data` as the contract's `schema`, when the client checks responses; else as is. */
+  function checked<T>(schema: Call['schema'], data: unknown, method: string, url: string): T {
+    const issue = options.validate?.(schema, data)
+    if (issue) {
+      throw new ValidationError(
+        `The response to ${method} ${url} does not match the contract: ${issue.path || 'the body'} ${issue.message}.`,
+        method,
+        url,
+        issue.path,
+        data,
+      )
+    }
+    return data as T
+  }
+
   /** One attempt: a response with a 2xx status and a parsed body, or a thrown TasklaneError. */
   async function attempt(call: Call, url: string, headers: Record<string, string>) {
-    const fetch = options.fetch ?? globalThis.fetch
-    const { method, body, options: opts } = call
+    const { method, options: opts } = call
     const timeoutMs = opts?.timeoutMs ?? defaultTimeout
     const userSignal = opts?.signal
     // A signal is the dearest part of a call: creating it, plus what Node's fetch does with
@@ -223,27 +331,8 @@ export function createClient(options: ClientOptions): TasklaneClient {
         userSignal.addEventListener('abort', abort, { once: true })
       }
     }
-    if (options.token !== undefined) {
-      const token = typeof options.token === 'function' ? await options.token() : options.token
-      headers = { ...headers, authorization: `Bearer ${token}` }
-    }
     try {
-      let response: Response
-      try {
-        response = await fetch(url, {
-          method,
-          headers,
-          body: body === undefined ? undefined : JSON.stringify(body),
-          signal: controller?.signal,
-        })
-      } catch (error) {
-        throw controller?.signal.aborted
-          ? controller.signal.reason
-          : new ConnectionError(`Could not reach the server: ${method} ${url}`, method, url, {
-              cause: error,
-            })
-      }
-      if (!response.ok) throw await readError(response, method, url)
+      const response = await open(call, url, headers, controller?.signal)
       try {
         return { response, data: (await response.json()) as unknown }
       } catch (error) {
@@ -269,11 +358,7 @@ export function createClient(options: ClientOptions): TasklaneClient {
     const clientRetry = options.retry
     const callRetry = opts?.retry
     let settings: Required<RetryOptions> | undefined
-    const headers: Record<string, string> = {
-      accept: 'application/json',
-      ...options.headers,
-      ...opts?.headers,
-    }
+    const headers = headersFor('application/json', opts)
     if (call.body !== undefined) headers['content-type'] = 'application/json'
     let key = opts?.idempotencyKey
     if (key === undefined && method === 'POST') {
@@ -286,17 +371,7 @@ export function createClient(options: ClientOptions): TasklaneClient {
     for (let retry = 0; ; retry++) {
       try {
         const { response, data } = await attempt(call, url, headers)
-        const issue = options.validate?.(call.schema, data)
-        if (issue) {
-          throw new ValidationError(
-            `The response to ${method} ${url} does not match the contract: ${issue.path || 'the body'} ${issue.message}.`,
-            method,
-            url,
-            issue.path,
-            data,
-          )
-        }
-        return { data: data as T, response }
+        return { data: checked<T>(call.schema, data, method, url), response }
       } catch (error) {
         settings ??= retrySettings(clientRetry, callRetry)
         const delay = retryDelay(error, retry, settings, safe, key !== undefined)
@@ -306,11 +381,72 @@ export function createClient(options: ClientOptions): TasklaneClient {
     }
   }
 
+  /**
+   * The lines of one streamed GET. The caller's signal aborts it; the timeout bounds the
+   * silence between two chunks rather than the whole response, which may never end.
+   */
+  async function* streamLines(call: Call, headers: Record<string, string>) {
+    const { method, options: opts } = call
+    const url = baseUrl + call.path + queryString(call.query)
+    const idleMs = opts?.timeoutMs ?? defaultTimeout
+    const userSignal = opts?.signal
+    const controller = new AbortController()
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const arm = () => {
+      clearTimeout(timer)
+      if (idleMs > 0) {
+        timer = setTimeout(() => {
+          const message = `Nothing received for ${idleMs} ms: ${method} ${url}`
+          controller.abort(new TimeoutError(message, method, url))
+        }, idleMs)
+      }
+    }
+    const onAbort = () => controller.abort(abortError(method, url, userSignal))
+    if (userSignal?.aborted) onAbort()
+    userSignal?.addEventListener('abort', onAbort, { once: true })
+    try {
+      arm()
+      for await (const line of lines(await open(call, url, headers, controller.signal), arm)) {
+        yield { line, url }
+      }
+    } catch (error) {
+      if (controller.signal.aborted) throw controller.signal.reason
+      if (isTasklaneError(error)) throw error
+      throw new ConnectionError(`The response was cut off: ${method} ${url}`, method, url, {
+        cause: error,
+      })
+    } finally {
+      clearTimeout(timer)
+      userSignal?.removeEventListener('abort', onAbort)
+      // Stopped early or done: either way the connection is not needed any more.
+      controller.abort()
+    }
+  }
+
+  /** A Task from one line of a stream; a line that is not JSON counts as a cut-off response. */
+  function taskOf(text: string, url: string): Task {
+    let data: unknown
+    try {
+      data = JSON.parse(text)
+    } catch (error) {
+      throw new ConnectionError(`The response is not JSON: GET ${url}`, 'GET', url, {
+        cause: error,
+      })
+    }
+    return checked<Task>('Task', data, 'GET', url)
+  }
+
   const listTasks = (limit?: number, call?: ListTasksOptions) =>
     send<Task[]>({
       method: 'GET',
       path: LIST_PATH,
-      query: { limit, after: call?.after, tag: call?.tag },
+      query: {
+        limit,
+        after: call?.after,
+        before: call?.before,
+        order: call?.order,
+        tag: call?.tag,
+      },
       schema: 'Task[]',
       options: call,
     })
@@ -341,19 +477,131 @@ export function createClient(options: ClientOptions): TasklaneClient {
       if (!Number.isInteger(pageSize) || pageSize < 1) {
         throw new RangeError(`pageSize must be a positive integer, got ${pageSize}.`)
       }
-      let after = call.after
+      // The cursor that moves: `after` oldest first, `before` newest first.
+      const cursor = call.order === 'desc' ? 'before' : 'after'
+      let position = call[cursor]
       let linkSeen = false
       for (;;) {
-        const { data, response } = await listTasks(pageSize, { ...call, after })
+        const { data, response } = await listTasks(pageSize, { ...call, [cursor]: position })
         yield* data
-        const next = nextAfter(response.headers.get('link'))
+        const next = nextCursor(response.headers.get('link'), cursor)
         linkSeen ||= next !== undefined
         // No Link on a full page: either the end, or a Link the browser may not read (CORS
         // without Access-Control-Expose-Headers). Until a Link has been seen, ask once more.
         const last = data.at(-1)
-        if (next !== undefined) after = next
-        else if (!linkSeen && last !== undefined && data.length >= pageSize) after = last.id
+        if (next !== undefined) position = next
+        else if (!linkSeen && last !== undefined && data.length >= pageSize) position = last.id
         else return
+      }
+    },
+    async *exportTasks(call = {}) {
+      const cursor = call.order === 'desc' ? 'before' : 'after'
+      let position = call[cursor]
+      let settings: Required<RetryOptions> | undefined
+      for (let retry = 0; ; retry++) {
+        try {
+          const lines = streamLines(
+            {
+              method: 'GET',
+              path: LIST_PATH,
+              query: {
+                after: call.after,
+                before: call.before,
+                [cursor]: position,
+                order: call.order,
+                tag: call.tag,
+              },
+              schema: 'Task',
+              options: call,
+            },
+            headersFor('application/x-ndjson', call),
+          )
+          for await (const { line, url } of lines) {
+            if (line === '') continue
+            const task = taskOf(line, url)
+            position = task.id
+            // Consecutive failures count: a download that moves on may fail again later.
+            retry = 0
+            yield task
+          }
+          return
+        } catch (error) {
+          settings ??= retrySettings(options.retry, call.retry)
+          const delay = retryDelay(error, retry, settings, true, false)
+          if (delay === undefined) throw error
+          await sleep(delay, call.signal, () => abortError('GET', baseUrl + LIST_PATH, call.signal))
+        }
+      }
+    },
+    async *watch(call = {}) {
+      const { signal, tag } = call
+      const settings = retrySettings(options.retry, call.retry)
+      // Reconnects until the signal aborts; the backoff is the retries' own.
+      const forever = { ...settings, maxRetries: Number.POSITIVE_INFINITY }
+      let last = call.after
+      let failures = 0
+      for (;;) {
+        let failure: unknown
+        try {
+          // Without `after`, from the newest task now, so that a reconnection before the
+          // first event still knows where to resume.
+          last ??=
+            (await listTasks(1, { ...call, tag: undefined, after: undefined, order: 'desc' }))
+              .data[0]?.id ?? 0
+          const headers = headersFor('text/event-stream', call)
+          headers['last-event-id'] = String(last)
+          let event = ''
+          let data = ''
+          const lines = streamLines(
+            {
+              method: 'GET',
+              path: WATCH_PATH,
+              query: { after: last, tag },
+              schema: 'Task',
+              options: call,
+            },
+            headers,
+          )
+          for await (const { line, url } of lines) {
+            failures = 0
+            // Server-Sent Events: fields until a blank line; `:` starts a comment.
+            const colon = line.indexOf(':')
+            const field = colon === -1 ? line : line.slice(0, colon)
+            const value = colon === -1 ? '' : line.slice(colon + (line[colon + 1] === ' ' ? 2 : 1))
+            if (field === 'event') event = value
+            else if (field === 'data') data = data === '' ? value : `${data}\n${value}`
+            else if (line === '') {
+              if (event === 'task' && data !== '') {
+                const task = taskOf(data, url)
+                // Never twice, whatever a server or proxy replays.
+                if (task.id > last) {
+                  last = task.id
+                  yield task
+                }
+              }
+              event = data = ''
+            }
+          }
+        } catch (error) {
+          failure = error
+        }
+        if (signal?.aborted) return
+        if (settings.maxRetries === 0) {
+          if (failure === undefined) return
+          throw failure
+        }
+        // The stream ended (the server restarts, say) or failed: open it again, later and
+        // later while it keeps failing; the jitter spreads the clients of one server.
+        const delay =
+          failure === undefined
+            ? settings.initialDelayMs * Math.random()
+            : retryDelay(failure, failures++, forever, true, false)
+        if (delay === undefined) throw failure
+        try {
+          await sleep(delay, signal, () => new Error('aborted'))
+        } catch {
+          return
+        }
       }
     },
   }

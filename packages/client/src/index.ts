@@ -3,12 +3,14 @@ export {
   type ClientOptions,
   type CreateTaskOptions,
   createClient,
+  type ExportTasksOptions,
   type ListTasksOptions,
   type RequestOptions,
   type ResponseValidator,
   type TasklaneClient,
   type TasksOptions,
   type ValidationIssue,
+  type WatchOptions,
 } from './create-client.js'
 export {
   AbortError,

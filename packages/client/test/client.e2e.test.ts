@@ -1,6 +1,7 @@
-import { createServer, request } from 'node:http'
+import { createServer, request, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Task } from '../src/index.js'
 import {
   AbortError,
   ApiError,
@@ -127,11 +128,15 @@ async function lossyProxy(target: string, lose: number) {
     })
     req.pipe(upstream)
   })
+  return { ...(await listening(proxy)), keys }
+}
+
+/** Listens on a free port of 127.0.0.1: its URL, and how to close it with its connections. */
+async function listening(proxy: Server) {
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
   const { port } = proxy.address() as AddressInfo
   return {
     url: `http://127.0.0.1:${port}`,
-    keys,
     close: () => {
       proxy.closeAllConnections()
       proxy.close()
@@ -190,5 +195,175 @@ describe('validateResponses against a real server', () => {
     const task = await checked.createTask({ name: '🚀'.repeat(200), tag: '🏷'.repeat(64) })
     expect(await checked.getTask(task.id)).toEqual(task)
     expect((await checked.listTasks()).at(-1)).toEqual(task)
+  })
+})
+
+/**
+ * A proxy in front of the real server that forwards every request and records its
+ * Last-Event-ID, but cuts the first response short: after the first event of a feed, or
+ * after `cutAfter` bytes of anything else. Data reached the client; the rest never does.
+ */
+async function cuttingProxy(target: string, cutAfter = Number.POSITIVE_INFINITY) {
+  const lastEventIds: (string | undefined)[] = []
+  const proxy = createServer((req, res) => {
+    lastEventIds.push(req.headers['last-event-id'] as string | undefined)
+    const cut = lastEventIds.length === 1
+    const upstream = request(`${target}${req.url}`, { method: req.method, headers: req.headers })
+    upstream.on('response', (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers)
+      let forwarded = 0
+      let done = false
+      // Ends the connection once what was written has gone out, without the response's end.
+      const hangUp = () => {
+        done = true
+        answer.destroy()
+        res.socket?.end()
+      }
+      answer.on('data', (chunk: Buffer) => {
+        if (done) return
+        if (cut && forwarded + chunk.length > cutAfter) {
+          res.write(chunk.subarray(0, cutAfter - forwarded))
+          return hangUp()
+        }
+        forwarded += chunk.length
+        res.write(chunk)
+        if (cut && chunk.toString('utf8').includes('event: task')) hangUp()
+      })
+      answer.on('end', () => res.end())
+    })
+    upstream.on('error', () => res.destroy())
+    req.pipe(upstream)
+  })
+  return { ...(await listening(proxy)), lastEventIds }
+}
+
+/** Retries and reconnections without long waits. */
+const quickRetry = { initialDelayMs: 10, maxDelayMs: 50 }
+
+/** The id of the newest task now. */
+const newestId = async () => (await client.listTasks(1, { order: 'desc' }))[0]?.id ?? 0
+
+/** Collects what `watch` yields until `count` tasks have come, then aborts it. */
+function collect(watching: (signal: AbortSignal) => AsyncGenerator<Task>, count: number) {
+  const stop = new AbortController()
+  const seen: Task[] = []
+  const done = (async () => {
+    for await (const task of watching(stop.signal)) {
+      seen.push(task)
+      if (seen.length === count) stop.abort()
+    }
+  })()
+  return { seen, done }
+}
+
+describe('newest first, and exportTasks(), against a real server', () => {
+  it('lists, walks and exports a tag in either order', async () => {
+    const made: Task[] = []
+    for (let i = 0; i < 5; i++)
+      made.push(await client.createTask({ name: `order ${i}`, tag: 'order' }))
+    const newestFirst = [...made].reverse()
+    expect(await client.listTasks(2, { tag: 'order', order: 'desc' })).toEqual(
+      newestFirst.slice(0, 2),
+    )
+    expect(
+      await client.listTasks(undefined, { tag: 'order', order: 'desc', before: made[2]?.id }),
+    ).toEqual([made[1], made[0]])
+    const walked: Task[] = []
+    for await (const task of client.tasks({ tag: 'order', order: 'desc', pageSize: 2 })) {
+      walked.push(task)
+    }
+    expect(walked).toEqual(newestFirst)
+    for (const [order, expected] of [
+      ['asc', made],
+      ['desc', newestFirst],
+    ] as const) {
+      const exported: Task[] = []
+      for await (const task of client.exportTasks({ tag: 'order', order })) exported.push(task)
+      expect(exported).toEqual(expected)
+    }
+  })
+
+  it('resumes an export that the network cut off, yielding each task once', async () => {
+    const made: Task[] = []
+    for (let i = 0; i < 40; i++) {
+      made.push(await client.createTask({ name: `export ${i} ${'x'.repeat(180)}`, tag: 'export' }))
+    }
+    const proxy = await cuttingProxy(server.url, 3_000)
+    try {
+      const flaky = createClient({ baseUrl: proxy.url, retry: quickRetry })
+      const exported: Task[] = []
+      for await (const task of flaky.exportTasks({ tag: 'export' })) exported.push(task)
+      expect(exported).toEqual(made)
+      expect(proxy.lastEventIds).toHaveLength(2)
+    } finally {
+      proxy.close()
+    }
+  })
+})
+
+describe('watch() against a real server', () => {
+  it('yields new tasks of its tag in order, and ends cleanly when the signal aborts', async () => {
+    const after = await newestId()
+    const { seen, done } = collect((signal) => client.watch({ after, tag: 'live', signal }), 3)
+    const made = [
+      await client.createTask({ name: 'live 1', tag: 'live' }),
+      await client.createTask({ name: 'not followed' }),
+      await client.createTask({ name: 'live 2', tag: 'live' }),
+      await client.createTask({ name: 'live 3', tag: 'live' }),
+    ]
+    await done
+    expect(seen).toEqual([made[0], made[2], made[3]])
+  })
+
+  it('starts with the backlog after `after`', async () => {
+    const made = [
+      await client.createTask({ name: 'backlog 1' }),
+      await client.createTask({ name: 'backlog 2' }),
+    ]
+    const { seen, done } = collect(
+      (signal) => client.watch({ after: (made[0] as Task).id - 1, signal }),
+      2,
+    )
+    await done
+    expect(seen).toEqual(made)
+  })
+
+  it('reconnects after the connection drops, sending Last-Event-ID, with no gap and no repeat', async () => {
+    const proxy = await cuttingProxy(server.url)
+    try {
+      const after = await newestId()
+      const flaky = createClient({ baseUrl: proxy.url, retry: quickRetry })
+      const { seen, done } = collect((signal) => flaky.watch({ after, signal }), 3)
+      const made = [
+        await client.createTask({ name: 'before the drop' }),
+        await client.createTask({ name: 'around the drop' }),
+        await client.createTask({ name: 'after the drop' }),
+      ]
+      await done
+      expect(seen).toEqual(made)
+      expect(proxy.lastEventIds[0]).toBe(String(after))
+      expect(proxy.lastEventIds[1]).toBe(String(made[0]?.id))
+    } finally {
+      proxy.close()
+    }
+  })
+
+  it('goes on after the server restarts, with no gap', async () => {
+    const own = await startServer()
+    let again: Awaited<ReturnType<typeof startServer>> | undefined
+    try {
+      const ownClient = createClient({ baseUrl: own.url, retry: quickRetry })
+      const first = await ownClient.createTask({ name: 'before the restart' })
+      const { seen, done } = collect((signal) => ownClient.watch({ after: 0, signal }), 2)
+      while (seen.length < 1) await new Promise((resolve) => setTimeout(resolve, 10))
+      // The stream ends with the server; the client retries until it is back.
+      await own.stop()
+      again = await startServer({ restart: own.place })
+      const second = await ownClient.createTask({ name: 'after the restart' })
+      await done
+      expect(seen).toEqual([first, second])
+    } finally {
+      await again?.close()
+    }
   })
 })

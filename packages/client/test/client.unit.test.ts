@@ -40,14 +40,16 @@ const error = (status: number, headers: Record<string, string> = {}) =>
 const fast = { initialDelayMs: 1, maxDelayMs: 5 }
 
 describe('createClient', () => {
-  it('builds the list URL from limit, after and tag', async () => {
+  it('builds the list URL from limit, after, before, order and tag', async () => {
     const { calls, fetch } = recordingFetch(() => json([]))
     const client = createClient({ baseUrl: 'http://h/api/', fetch })
     await client.listTasks(5, { after: 10, tag: 'a b&c' })
     await client.listTasks()
+    await client.listTasks(2, { before: 9, order: 'desc' })
     expect(calls.map((c) => c.url)).toEqual([
       'http://h/api/tasks?limit=5&after=10&tag=a+b%26c',
       'http://h/api/tasks',
+      'http://h/api/tasks?limit=2&before=9&order=desc',
     ])
   })
 
@@ -347,6 +349,33 @@ describe('tasks() pagination', () => {
     expect(calls).toHaveLength(1)
   })
 
+  it("walks newest first with order desc, following the Link's before", async () => {
+    const { calls, fetch } = recordingFetch((_call, url) => {
+      const query = new URL(url).searchParams
+      const before = Number(query.get('before') ?? 100)
+      const page = [...all]
+        .reverse()
+        .filter((t) => t.id < before)
+        .slice(0, 3)
+      const last = page.at(-1)
+      const more = page.length === 3 && last !== undefined && last.id > 1
+      return json(
+        page,
+        200,
+        more ? { link: `</tasks?limit=3&before=${last.id}&order=desc>; rel="next"` } : {},
+      )
+    })
+    const client = createClient({ baseUrl: 'http://h', fetch })
+    const seen: number[] = []
+    for await (const task of client.tasks({ pageSize: 3, order: 'desc' })) seen.push(task.id)
+    expect(seen).toEqual([7, 6, 5, 4, 3, 2, 1])
+    expect(calls.map((c) => c.url)).toEqual([
+      'http://h/tasks?limit=3&order=desc',
+      'http://h/tasks?limit=3&before=5&order=desc',
+      'http://h/tasks?limit=3&before=2&order=desc',
+    ])
+  })
+
   it('rejects a page size that is not a positive integer', async () => {
     const client = createClient({ baseUrl: 'http://h', fetch: pagingFetch().fetch })
     await expect(client.tasks({ pageSize: 0 }).next()).rejects.toBeInstanceOf(RangeError)
@@ -412,5 +441,168 @@ describe('validate option', () => {
     const client = createClient({ baseUrl: 'http://h', fetch })
     expect(await client.getTask(1)).toEqual({ id: '1' })
     expect(isApiError(new ValidationError('m', 'GET', 'u', '', null))).toBe(false)
+  })
+})
+
+/** A streamed response whose body arrives in exactly these chunks. */
+function streamed(chunks: string[], contentType: string, status = 200) {
+  const encoder = new TextEncoder()
+  return new Response(
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const chunk of chunks) controller.enqueue(encoder.encode(chunk))
+        controller.close()
+      },
+    }),
+    { status, headers: { 'content-type': contentType } },
+  )
+}
+
+describe('exportTasks()', () => {
+  it('reads one task per line, whatever the chunks, and asks for NDJSON', async () => {
+    const { calls, fetch } = recordingFetch(() =>
+      streamed(['{"id":1,"name":"a"}\n{"id":2,', '"name":"b"}\r\n{"id":3,"name":"c"}\n'], 'x'),
+    )
+    const client = createClient({ baseUrl: 'http://h', fetch })
+    const seen: Task[] = []
+    for await (const task of client.exportTasks({ tag: 't', order: 'desc' })) seen.push(task)
+    expect(seen.map((task) => task.id)).toEqual([1, 2, 3])
+    expect(calls[0]?.url).toBe('http://h/tasks?order=desc&tag=t')
+    expect(calls[0]?.headers.accept).toBe('application/x-ndjson')
+  })
+
+  it('resumes a download cut off mid-way after the last task it yielded', async () => {
+    let sent = false
+    const { calls, fetch } = recordingFetch((call) =>
+      call === 0
+        ? new Response(
+            new ReadableStream<Uint8Array>({
+              // One chunk, then the connection breaks.
+              pull(controller) {
+                if (sent) return controller.error(new TypeError('terminated'))
+                sent = true
+                controller.enqueue(new TextEncoder().encode('{"id":9,"name":"a"}\n{"id":8'))
+              },
+            }),
+          )
+        : streamed(['{"id":8,"name":"b"}\n'], 'x'),
+    )
+    const client = createClient({ baseUrl: 'http://h', fetch, retry: fast })
+    const seen: number[] = []
+    for await (const task of client.exportTasks({ order: 'desc' })) seen.push(task.id)
+    expect(seen).toEqual([9, 8])
+    expect(calls.map((c) => c.url)).toEqual([
+      'http://h/tasks?order=desc',
+      'http://h/tasks?before=9&order=desc',
+    ])
+  })
+
+  it('throws the ApiError of a refused export without retrying it', async () => {
+    const { calls, fetch } = recordingFetch(() => error(400))
+    const client = createClient({ baseUrl: 'http://h', fetch, retry: fast })
+    await expect(client.exportTasks({ tag: '' }).next()).rejects.toMatchObject({ status: 400 })
+    expect(calls).toHaveLength(1)
+  })
+})
+
+describe('watch()', () => {
+  const SSE = 'text/event-stream'
+
+  it('yields the task of each "task" event, whatever the line endings, comments or other events', async () => {
+    const { calls, fetch } = recordingFetch((call) =>
+      call === 0
+        ? json([{ id: 4, name: 'newest' }])
+        : streamed(
+            [
+              ': keep-alive\n\n',
+              'id: 5\r\nevent: task\r\ndata: {"id":5,"name":"a"}\r\n\r',
+              '\nid: 6\revent: other\rdata: {"id":6,"name":"not a task"}\r\r',
+              'id: 7\nevent: task\ndata: {"id":7,\ndata: "name":"b"}\n\n',
+              'id: 7\nevent: task\ndata: {"id":7,"name":"b again"}\n\n',
+            ],
+            SSE,
+          ),
+    )
+    const client = createClient({ baseUrl: 'http://h', fetch })
+    const seen: Task[] = []
+    for await (const task of client.watch({ tag: 'x', retry: false })) seen.push(task)
+    expect(seen).toEqual([
+      { id: 5, name: 'a' },
+      { id: 7, name: 'b' },
+    ])
+    // Without `after`, it starts from the newest task, so that it can always resume.
+    expect(calls[0]?.url).toBe('http://h/tasks?limit=1&order=desc')
+    expect(calls[1]?.url).toBe('http://h/tasks/events?after=4&tag=x')
+    expect(calls[1]?.headers).toMatchObject({ accept: SSE, 'last-event-id': '4' })
+  })
+
+  it('reconnects when the stream ends or fails, resuming after the last task yielded', async () => {
+    const event = (id: number) => `id: ${id}\nevent: task\ndata: {"id":${id},"name":"t"}\n\n`
+    const { calls, fetch } = recordingFetch((call) => {
+      if (call === 0) return streamed([event(3), event(4)], SSE)
+      if (call === 1) throw new TypeError('fetch failed')
+      if (call === 2) return error(503, { 'retry-after': '0' })
+      return streamed([event(4), event(5)], SSE)
+    })
+    const client = createClient({ baseUrl: 'http://h', fetch, retry: fast })
+    const stop = new AbortController()
+    const seen: number[] = []
+    for await (const task of client.watch({ after: 2, signal: stop.signal })) {
+      seen.push(task.id)
+      if (task.id === 5) stop.abort()
+    }
+    expect(seen).toEqual([3, 4, 5])
+    expect(calls.map((c) => c.headers['last-event-id'])).toEqual(['2', '4', '4', '4'])
+  })
+
+  it('throws an error that no retry can mend (a 400 or 401)', async () => {
+    const { calls, fetch } = recordingFetch(() => error(401))
+    const client = createClient({ baseUrl: 'http://h', fetch, retry: fast })
+    await expect(client.watch({ after: 0 }).next()).rejects.toMatchObject({ status: 401 })
+    expect(calls).toHaveLength(1)
+  })
+
+  it('ends without an error when the signal aborts, also while it waits for an event', async () => {
+    const fetch = (_input: RequestInfo | URL, init?: RequestInit) =>
+      new Promise<Response>((resolve, reject) => {
+        const body = new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode(': keep-alive\n\n'))
+            init?.signal?.addEventListener('abort', () => controller.error(init.signal?.reason))
+          },
+        })
+        init?.signal?.addEventListener('abort', () => reject(init.signal?.reason))
+        resolve(new Response(body, { headers: { 'content-type': SSE } }))
+      })
+    const client = createClient({ baseUrl: 'http://h', fetch })
+    const stop = new AbortController()
+    const watching = client.watch({ after: 0, signal: stop.signal }).next()
+    setTimeout(() => stop.abort(), 20)
+    expect(await watching).toEqual({ done: true, value: undefined })
+  })
+
+  it('takes a silent connection for dead after timeoutMs, and opens another', async () => {
+    let opened = 0
+    const fetch = (_input: RequestInfo | URL, init?: RequestInit) => {
+      opened++
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          if (opened === 2) {
+            controller.enqueue(
+              new TextEncoder().encode('event: task\ndata: {"id":1,"name":"x"}\n\n'),
+            )
+          }
+          init?.signal?.addEventListener('abort', () => controller.error(init.signal?.reason))
+        },
+      })
+      return Promise.resolve(new Response(body, { headers: { 'content-type': SSE } }))
+    }
+    const client = createClient({ baseUrl: 'http://h', fetch, retry: fast, timeoutMs: 50 })
+    const stop = new AbortController()
+    for await (const task of client.watch({ after: 0, signal: stop.signal })) {
+      expect(task).toEqual({ id: 1, name: 'x' })
+      stop.abort()
+    }
+    expect(opened).toBe(2)
   })
 })

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { newIdempotencyKey } from '../src/idempotency-key.js'
-import { nextAfter } from '../src/link-header.js'
+import { lines } from '../src/lines.js'
+import { nextCursor } from '../src/link-header.js'
 import { DEFAULT_RETRY, retryAfterMs, retrySettings } from '../src/retry.js'
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 
-describe('nextAfter (Link header)', () => {
+describe('nextCursor (Link header)', () => {
   it.each([
     ['</tasks?limit=2&after=7>; rel="next"', 7],
     ['</tasks?limit=2&after=7&tag=a%2Cb>; rel="next"', 7],
@@ -13,7 +14,13 @@ describe('nextAfter (Link header)', () => {
     ['</tasks?after=1>; rel="prev", </tasks?after=12>; rel="next last"', 12],
     ['</tasks?after=3>; title="x"; rel="next"', 3],
   ])('reads the next cursor from %s', (link, after) => {
-    expect(nextAfter(link)).toBe(after)
+    expect(nextCursor(link, 'after')).toBe(after)
+  })
+
+  it('reads before, the cursor of a newest-first page', () => {
+    const link = '</tasks?limit=2&before=7&order=desc&after=2>; rel="next"'
+    expect(nextCursor(link, 'before')).toBe(7)
+    expect(nextCursor(link, 'after')).toBe(2)
   })
 
   it.each([
@@ -23,7 +30,7 @@ describe('nextAfter (Link header)', () => {
     ['</tasks?limit=5>; rel="next"'],
     ['</tasks?after=-1>; rel="next"'],
   ])('finds no next page in %s', (link) => {
-    expect(nextAfter(link)).toBeUndefined()
+    expect(nextCursor(link, 'after')).toBeUndefined()
   })
 })
 
@@ -64,5 +71,37 @@ describe('newIdempotencyKey', () => {
     const keys = Array.from({ length: 50 }, () => newIdempotencyKey(insecure))
     for (const key of keys) expect(key).toMatch(UUID_V4)
     expect(new Set(keys).size).toBe(50)
+  })
+})
+
+describe('lines (of a streamed body)', () => {
+  /** The lines of a body that arrives in exactly these byte chunks. */
+  async function read(chunks: number[][]): Promise<string[]> {
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const chunk of chunks) controller.enqueue(new Uint8Array(chunk))
+        controller.close()
+      },
+    })
+    const seen: string[] = []
+    for await (const line of lines(new Response(body), () => {})) seen.push(line)
+    return seen
+  }
+  const bytes = (text: string) => [...new TextEncoder().encode(text)]
+
+  it('ends a line at \\n, \\r\\n or \\r, also when \\r\\n is split between chunks', async () => {
+    expect(await read([bytes('a\nb\r'), bytes('\nc\rd'), bytes('\r\n\ne')])).toEqual([
+      'a',
+      'b',
+      'c',
+      'd',
+      '',
+      'e',
+    ])
+  })
+
+  it('keeps a character whose UTF-8 bytes are split between chunks', async () => {
+    const rocket = bytes('🚀\n')
+    expect(await read([rocket.slice(0, 2), rocket.slice(2)])).toEqual(['🚀'])
   })
 })

@@ -5,7 +5,10 @@ export {
   type RouteDefinition,
   routes,
   schemas,
+  TaskEventStream,
   TaskParams,
+  WatchTasksHeaders,
+  WatchTasksQuery,
 } from './routes.js'
 export {
   MAX_LIMIT,

@@ -17,6 +17,9 @@ interface SchemaNode {
   properties?: Record<string, SchemaNode>
   required?: string[]
   items?: SchemaNode
+  anyOf?: SchemaNode[]
+  enum?: unknown[]
+  const?: unknown
 }
 
 type Part = 'body' | 'params' | 'headers' | 'querystring'
@@ -72,6 +75,14 @@ function allowedProperties(schema: SchemaNode): string {
   return names.length < 2
     ? (names[0] ?? 'nothing')
     : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`
+}
+
+/** `"asc" or "desc"`: the values a schema allows (an enum, or a union of constants). */
+function allowedValues(node: SchemaNode | undefined): string | undefined {
+  const values = node?.enum ?? node?.anyOf?.map((branch) => branch.const)
+  if (!values || values.length === 0 || values.includes(undefined)) return undefined
+  const quoted = values.map((value) => JSON.stringify(value))
+  return quoted.length === 1 ? quoted[0] : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`
 }
 
 /**
@@ -135,6 +146,13 @@ export function validationMessage(
       return `${subject} must be at most ${p.limit}.`
     case 'pattern':
       return patternMessage(subject, node, value)
+    case 'const':
+    case 'enum':
+    case 'anyOf': {
+      const allowed = allowedValues(node)
+      if (allowed) return `${subject} must be ${allowed}.`
+      return `${subject} ${issue.message ?? 'is invalid'}.`
+    }
     default:
       return `${subject} ${issue.message ?? 'is invalid'}.`
   }

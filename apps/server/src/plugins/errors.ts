@@ -8,6 +8,7 @@ import {
   KeyInFlightError,
   ShuttingDownError,
   TaskNotFoundError,
+  TooManySubscribersError,
   WriteQueueFullError,
 } from '../errors.js'
 import { HttpError } from '../http/http-error.js'
@@ -32,6 +33,8 @@ const DOMAIN_STATUSES: [new (...args: never[]) => DomainError, number, Record<st
     [DatabaseUnavailableError, 503, RETRY_SOON],
     [WriteQueueFullError, 503, RETRY_SOON],
     [ShuttingDownError, 503, { ...RETRY_SOON, Connection: 'close' }],
+    // A subscriber stays for long: a slot is unlikely to free up within a second.
+    [TooManySubscribersError, 503, { 'Retry-After': '10' }],
   ]
 
 const STATUS_MESSAGES: Record<number, string> = {

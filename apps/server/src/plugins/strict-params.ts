@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 import fp from 'fastify-plugin'
 import { HttpError } from '../http/http-error.js'
 
-type Part = 'query' | 'params'
+type Part = 'query' | 'params' | 'headers'
 type Schema = {
   properties?: Record<string, { type?: unknown }>
   additionalProperties?: unknown
@@ -27,7 +27,7 @@ function decimal(value: string): number {
 
 /**
  * Validation never coerces types (`{"name": 123}` stays a number and is rejected), so
- * query and path values, which are strings on the wire, are converted here: a plain
+ * query, path and header values, which are strings on the wire, are converted here: a plain
  * decimal integer becomes a number, anything else (`1.5`, `1e3`, `0x10`, ``) stays a
  * string and fails the schema. A repeated query parameter is an error of its own, and
  * so are several unknown ones: the message names them all.
@@ -37,6 +37,7 @@ async function strictParams(app: FastifyInstance): Promise<void> {
     const parts: [Part, string[]][] = [
       ['query', integerKeys(route.schema?.querystring)],
       ['params', integerKeys(route.schema?.params)],
+      ['headers', integerKeys(route.schema?.headers)],
     ]
     const querySchema = route.schema?.querystring as Schema | undefined
     const known =

@@ -7,6 +7,6 @@ export type { ListFilter, Storage, StorageConfig, TaskWrite, WriteOutcome } from
 /** Opens the configured database, runs pending migrations, and returns the Storage port. */
 export function openStorage(config: StorageConfig): Promise<Storage> {
   return config.kind === 'postgres'
-    ? openPostgres(config.url, config.poolSize)
+    ? openPostgres(config.url, config.poolSize, { commitCheckMs: config.commitCheckMs })
     : openSqlite(config.filename)
 }

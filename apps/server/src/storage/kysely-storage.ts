@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely'
+import { HighWater } from './high-water.js'
 import * as queries from './queries.js'
 import type { Schema } from './schema.js'
-import type { Storage, StorageConfig } from './storage.js'
+import type { Storage, StorageConfig, WriteOutcome } from './storage.js'
 import { storageError } from './unavailable.js'
 
 /** What a backend brings: its Kysely handle for reads, its commit of a batch, its close. */
@@ -10,6 +11,12 @@ export interface Backend {
   readonly db: Kysely<Schema>
   readonly writeTasks: Storage['writeTasks']
   readonly close: () => Promise<void>
+  /**
+   * Starts raising `highWater` for commits this process does not make itself (other
+   * instances on the same database); resolves the returned function to stop. Started on
+   * the first `onCommitted` subscription, stopped on close. SQLite has no other writer.
+   */
+  readonly watchCommits?: (highWater: HighWater) => () => Promise<void>
 }
 
 /** Rejects with DatabaseUnavailableError where the driver's error means "retry later". */
@@ -19,16 +26,44 @@ function translated<T>(promise: Promise<T>): Promise<T> {
   })
 }
 
+/** The largest id a batch created (0 when it only replayed or clashed). */
+function newestCreated(outcomes: readonly WriteOutcome[]): number {
+  let newest = 0
+  for (const outcome of outcomes) {
+    if (outcome !== 'conflict' && !outcome.replayed && outcome.task.id > newest) {
+      newest = outcome.task.id
+    }
+  }
+  return newest
+}
+
 /** The Storage port on a backend: the reads are queries.ts on its handle, the same everywhere. */
-export function kyselyStorage({ kind, db, writeTasks, close }: Backend): Storage {
+export function kyselyStorage({ kind, db, writeTasks, close, watchCommits }: Backend): Storage {
+  const highWater = new HighWater()
+  let stopWatching: (() => Promise<void>) | undefined
   return {
     kind,
     findTask: (id) => translated(queries.findTask(db, id)),
     listTasks: (filter, limit) => translated(queries.listTasks(db, filter, limit)),
     taskIdsFrom: (filter, n, count) => translated(queries.taskIdsFrom(db, filter, n, count)),
-    writeTasks: (items, now, notBefore) => translated(writeTasks(items, now, notBefore)),
+    newestId: () => translated(queries.newestId(db)),
+    onCommitted(listener) {
+      const stop = highWater.subscribe(listener)
+      stopWatching ??= watchCommits?.(highWater)
+      return stop
+    },
+    async writeTasks(items, now, notBefore) {
+      const outcomes = await translated(writeTasks(items, now, notBefore))
+      // The batch has committed, and ids follow commit order: every id up to its largest
+      // is final. Said at once, here, rather than waiting for the database to echo it.
+      highWater.raise(newestCreated(outcomes))
+      return outcomes
+    },
     purgeIdempotencyKeys: (before) => translated(queries.purgeIdempotencyKeys(db, before)),
     ping: () => queries.ping(db),
-    close,
+    async close() {
+      await stopWatching?.()
+      await close()
+    },
   }
 }

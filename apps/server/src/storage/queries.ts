@@ -21,17 +21,14 @@ export async function findTask(db: Db, id: number): Promise<Task | undefined> {
 
 function filtered(db: Db, filter: ListFilter) {
   let query = db.selectFrom('tasks').where('id', '>', filter.after ?? 0)
+  if (filter.before !== undefined) query = query.where('id', '<', filter.before)
   if (filter.tag !== undefined) query = query.where('tag', '=', filter.tag)
-  return query
+  return query.orderBy('id', filter.order === 'desc' ? 'desc' : 'asc')
 }
 
-/** Up to `limit` tasks matching the filter, in ascending id order. */
+/** Up to `limit` tasks matching the filter, in the filter's order. */
 export async function listTasks(db: Db, filter: ListFilter, limit: number): Promise<Task[]> {
-  const rows = await filtered(db, filter)
-    .select(['id', 'name', 'tag'])
-    .orderBy('id')
-    .limit(limit)
-    .execute()
+  const rows = await filtered(db, filter).select(['id', 'name', 'tag']).limit(limit).execute()
   return rows.map(toTask)
 }
 
@@ -44,11 +41,19 @@ export async function taskIdsFrom(
 ): Promise<number[]> {
   const rows = await filtered(db, filter)
     .select('id')
-    .orderBy('id')
     .limit(count)
     .offset(n - 1)
     .execute()
   return rows.map((row) => Number(row.id))
+}
+
+/** The id of the newest task, 0 when there is none. */
+export async function newestId(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('tasks')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .executeTakeFirst()
+  return Number(row?.id ?? 0)
 }
 
 /** Deletes keys created before `before`; returns how many went. */

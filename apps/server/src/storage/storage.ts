@@ -8,6 +8,8 @@ export type StorageConfig =
       readonly url: string
       /** Connections this instance may hold. */
       readonly poolSize: number
+      /** How often the newest id is read besides commit notifications (ms; default 1000). */
+      readonly commitCheckMs?: number
     }
 
 /** One create of a batch: the task, and its Idempotency-Key with a digest of the body. */
@@ -25,10 +27,15 @@ export interface TaskWrite {
  */
 export type WriteOutcome = { task: Task; replayed: boolean } | 'conflict'
 
-/** Which tasks a listing returns: ids above `after`, optionally only one tag. */
+/** Which tasks a listing returns: ids between `after` and `before`, optionally only one tag. */
 export interface ListFilter {
+  /** Only ids above this. */
   readonly after?: number | undefined
+  /** Only ids below this. */
+  readonly before?: number | undefined
   readonly tag?: string | undefined
+  /** `asc` (the default): oldest first; `desc`: newest first. */
+  readonly order?: 'asc' | 'desc' | undefined
 }
 
 /**
@@ -39,10 +46,19 @@ export interface Storage {
   readonly kind: StorageConfig['kind']
   /** The task with this id, or undefined. */
   findTask(id: number): Promise<Task | undefined>
-  /** Up to `limit` tasks matching the filter, in ascending id order. */
+  /** Up to `limit` tasks matching the filter, in the filter's order. */
   listTasks(filter: ListFilter, limit: number): Promise<Task[]>
   /** The ids of the `n`-th task (1-based) matching the filter and of up to `count - 1` after it. */
   taskIdsFrom(filter: ListFilter, n: number, count: number): Promise<number[]>
+  /** The id of the newest committed task, 0 when there is none; every smaller id is final. */
+  newestId(): Promise<number>
+  /**
+   * Calls `listener` with a new high-water id whenever the tasks up to it are known to be
+   * committed, by this server or (PostgreSQL) any other on the database; returns the
+   * function that stops the calls. It carries ids, never tasks: one call may stand for
+   * several commits, and a late one still tells all, so readers fetch the tasks themselves.
+   */
+  onCommitted(listener: (newestId: number) => void): () => void
   /**
    * Commits a batch of creates in one transaction (one fsync), checking and storing each
    * Idempotency-Key with its task; keys created before `notBefore` have expired. Ids are

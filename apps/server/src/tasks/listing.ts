@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream'
-import type { Task } from '@tasklane/contract'
+import type { ListTasksQuery, Task } from '@tasklane/contract'
 import type { FastifyReply } from 'fastify'
 import type { ListFilter, Storage } from '../storage/index.js'
-import { PageCache } from './page-cache.js'
+import { type Format, PageCache } from './page-cache.js'
 
 /** Pages up to this size are built in memory; larger ones and the full list are streamed. */
 const BUFFERED_PAGE_MAX = 1000
@@ -10,9 +10,25 @@ const BUFFERED_PAGE_MAX = 1000
 /** Tasks read per query while streaming a large listing. */
 const STREAM_CHUNK = 1000
 
-function nextLink(limit: number, lastId: number, tag: string | undefined): string {
+/** The media type of one JSON Task per line. */
+export const NDJSON = 'application/x-ndjson'
+
+const CONTENT_TYPES: Record<Format, string> = {
+  json: 'application/json; charset=utf-8',
+  ndjson: NDJSON,
+}
+
+/**
+ * The `Link` to the page after one that ends at `lastId`: the cursor moves (`after`
+ * ascending, `before` descending) and every other parameter stays.
+ */
+function nextLink({ limit, after, before, tag, order }: ListTasksQuery, lastId: number): string {
+  const cursor =
+    order === 'desc'
+      ? `before=${lastId}&order=desc${after === undefined ? '' : `&after=${after}`}`
+      : `after=${lastId}${before === undefined ? '' : `&before=${before}`}`
   const tagParam = tag === undefined ? '' : `&tag=${encodeURIComponent(tag)}`
-  return `</tasks?limit=${limit}&after=${lastId}${tagParam}>; rel="next"`
+  return `</tasks?limit=${limit}&${cursor}${tagParam}>; rel="next"`
 }
 
 /**
@@ -26,15 +42,16 @@ async function* taskChunks(
   filter: ListFilter,
   limit = Number.POSITIVE_INFINITY,
 ): AsyncGenerator<Task[]> {
-  let after = filter.after ?? 0
+  let cursor = filter
   let remaining = limit
   while (remaining > 0) {
     const size = Math.min(STREAM_CHUNK, remaining)
-    const tasks = await storage.listTasks({ ...filter, after }, size)
+    const tasks = await storage.listTasks(cursor, size)
     if (tasks.length > 0) yield tasks
     if (tasks.length < size) return
     remaining -= tasks.length
-    after = (tasks.at(-1) as Task).id
+    const last = (tasks.at(-1) as Task).id
+    cursor = filter.order === 'desc' ? { ...cursor, before: last } : { ...cursor, after: last }
   }
 }
 
@@ -52,47 +69,92 @@ async function* jsonArray(chunks: AsyncIterable<Task[]>): AsyncGenerator<string>
   yield separator === '[' ? '[]' : ']'
 }
 
-/** The query of GET /tasks, as the contract parses it. */
-export interface ListQuery {
-  readonly limit?: number | undefined
-  readonly after?: number | undefined
-  readonly tag?: string | undefined
+/** One JSON Task per line, written as the chunks arrive. */
+async function* ndjsonLines(chunks: AsyncIterable<Task[]>): AsyncGenerator<string> {
+  for await (const tasks of chunks) yield ndjson(tasks)
+}
+
+function ndjson(tasks: readonly Task[]): string {
+  let text = ''
+  for (const task of tasks) text += `${JSON.stringify(task)}\n`
+  return text
 }
 
 /**
- * GET /tasks: small pages are built in memory, full ones cached (they never change),
- * large pages and the full list streamed in chunks so memory stays flat.
+ * A body in memory as Fastify sends it unchanged: the JSON array as a string; NDJSON as
+ * bytes, since Fastify appends a charset to any string body whose type mentions json.
+ */
+function body(format: Format, text: string): string | Buffer {
+  return format === 'json' ? text : Buffer.from(text)
+}
+
+/**
+ * GET /tasks: small pages are built in memory, pages that can never change cached,
+ * large pages and the full list streamed in chunks so memory stays flat; as a JSON array,
+ * or one Task per line when the client asks for NDJSON.
  */
 export function createListing(storage: Storage) {
   const pages = new PageCache()
+  /** An id known to be committed, hence every smaller one too: it only grows. */
+  let committed = 0
 
-  return async function list(query: ListQuery, reply: FastifyReply): Promise<unknown> {
-    const { limit, after, tag } = query
-    const filter: ListFilter = { after, tag }
-    if (limit === 0) return []
+  /**
+   * Whether a page can never change. Ascending: once `limit` tasks and one more exist
+   * after the cursor, no task can join them, since ids are assigned in commit order.
+   * Descending, the first page changes with every create; a page `before=X` is final once
+   * every id below X is assigned, i.e. once an id of at least X - 1 is known committed,
+   * and only if that was known *before* the page was read (a task could commit in between).
+   */
+  async function finalAfterRead(query: ListTasksQuery): Promise<(more: boolean) => boolean> {
+    if (query.order !== 'desc') return (more) => more
+    const { before } = query
+    if (before === undefined) return () => false
+    if (before - 1 > committed) committed = Math.max(committed, await storage.newestId())
+    const final = before - 1 <= committed
+    return () => final
+  }
+
+  return async function list(
+    query: ListTasksQuery,
+    format: Format,
+    reply: FastifyReply,
+  ): Promise<unknown> {
+    const { limit, after, before, tag, order } = query
+    const filter: ListFilter = { after, before, tag, order }
+    // Added to what is there already (CORS varies by Origin).
+    const vary = reply.getHeader('vary')
+    reply.header('Vary', vary === undefined ? 'Accept' : `${vary}, Accept`)
+    reply.type(CONTENT_TYPES[format])
+    if (limit === 0) return reply.send(body(format, format === 'json' ? '[]' : ''))
     if (limit !== undefined && limit <= BUFFERED_PAGE_MAX) {
-      const key = PageCache.key(limit, after, tag)
+      const key = PageCache.key(query, format)
       let page = pages.get(key)
       if (page === undefined) {
+        const isFinal = await finalAfterRead(query)
         const tasks = await storage.listTasks(filter, limit + 1)
-        if (tasks.length <= limit) return tasks // The last page: it may still grow.
-        tasks.length = limit
-        const last = (tasks.at(-1) as Task).id
-        page = { body: reply.serialize(tasks) as string, link: nextLink(limit, last, tag) }
-        pages.set(key, page)
+        const more = tasks.length > limit
+        if (more) tasks.length = limit
+        page = {
+          // The JSON array goes through the route's schema, as any other 200 would.
+          body: body(
+            format,
+            format === 'json' ? (reply.serialize(tasks) as string) : ndjson(tasks),
+          ),
+          link: more ? nextLink(query, (tasks.at(-1) as Task).id) : undefined,
+        }
+        if (isFinal(more)) pages.set(key, page)
       }
-      // Sent as is: its body went through the route's schema once.
-      return reply.header('Link', page.link).type('application/json; charset=utf-8').send(page.body)
+      if (page.link !== undefined) reply.header('Link', page.link)
+      return reply.send(page.body)
     }
     if (limit !== undefined) {
       // One query: the page's last id, and whether a task follows it.
       const [lastId, following] = await storage.taskIdsFrom(filter, limit, 2)
       if (lastId !== undefined && following !== undefined) {
-        reply.header('Link', nextLink(limit, lastId, tag))
+        reply.header('Link', nextLink(query, lastId))
       }
     }
-    return reply
-      .type('application/json; charset=utf-8')
-      .send(Readable.from(jsonArray(taskChunks(storage, filter, limit))))
+    const chunks = taskChunks(storage, filter, limit)
+    return reply.send(Readable.from(format === 'json' ? jsonArray(chunks) : ndjsonLines(chunks)))
   }
 }

@@ -1,28 +1,34 @@
-/** A page of GET /tasks as sent: the serialized body and its `Link` header. */
+import type { ListTasksQuery } from '@tasklane/contract'
+
+/** How a listing is written: a JSON array, or one JSON Task per line. */
+export type Format = 'json' | 'ndjson'
+
+/** A page of GET /tasks as sent: the serialized body and its `Link` header, if any. */
 export interface CachedPage {
-  readonly body: string
-  readonly link: string
+  readonly body: string | Buffer
+  readonly link: string | undefined
 }
 
 /**
- * Full pages never change: ids only grow (in commit order, on every backend) and tasks
- * are never edited or deleted, so once `limit` tasks and at least one more exist after a
- * cursor, that page and its `Link` are final. Only those pages are cached; the last,
- * partial page is always read afresh. Least recently used pages go first.
+ * Pages that can never change. Ids only grow (in commit order, on every backend) and
+ * tasks are never edited or deleted, so some pages are final: listing.ts decides which
+ * (an ascending page with a task after it; a descending one whose ids below it are all
+ * assigned) and only those are kept. Least recently used pages go first.
  */
 export class PageCache {
   readonly #pages = new Map<string, CachedPage>()
   #size = 0
 
-  /** At most `maxPages` pages and `maxChars` characters of bodies (about that many bytes). */
+  /** At most `maxPages` pages and `maxChars` characters (or bytes) of bodies. */
   constructor(
     readonly maxPages = 2048,
     readonly maxChars = 32 * 1024 * 1024,
   ) {}
 
-  static key(limit: number, after: number | undefined, tag: string | undefined): string {
+  static key(query: ListTasksQuery, format: Format): string {
+    const { limit, after, before, order = 'asc', tag } = query
     // The tag goes last: it is the only part that may contain the separator.
-    return `${limit}:${after ?? 0}:${tag === undefined ? '' : `=${tag}`}`
+    return `${format}:${order}:${limit}:${after ?? 0}:${before ?? ''}:${tag === undefined ? '' : `=${tag}`}`
   }
 
   get(key: string): CachedPage | undefined {

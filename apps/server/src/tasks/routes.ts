@@ -2,10 +2,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { type RouteDefinition, routes } from '@tasklane/contract'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { TaskNotFoundError } from '../errors.js'
+import { preferredMedia } from '../http/accept.js'
 import { HttpError } from '../http/http-error.js'
 import { headerLines } from '../http/raw-request.js'
 import type { Storage } from '../storage/index.js'
-import { createListing } from './listing.js'
+import { createFeed } from './feed.js'
+import { createListing, NDJSON } from './listing.js'
 import { createTaskWriter, IDEMPOTENCY_TTL_MS, type WriterObserver } from './writer.js'
 
 /** Fastify route options from a contract route: the schema travels unchanged. */
@@ -21,12 +23,28 @@ export interface TaskRoutesOptions {
   readonly groupCommit?: boolean
   /** Told of every commit and of the write queue's depth (metrics). */
   readonly writerObserver?: WriterObserver
+  /** Change-feed subscribers served at once (default 1000). */
+  readonly maxSubscribers?: number
+  /** Interval of the change feed's keep-alive comments, in ms (tests shorten it). */
+  readonly keepAliveMs?: number | undefined
+  /** Told of the change feed's subscriber count each time it changes (metrics). */
+  readonly onSubscribers?: (count: number) => void
 }
 
-/** GET /tasks, POST /task and GET /tasks/{id}, registered from the contract's route objects. */
+/**
+ * GET /tasks, POST /task, GET /tasks/{id} and GET /tasks/events, registered from the
+ * contract's route objects.
+ */
 export async function taskRoutes(
   app: FastifyInstance,
-  { storage, groupCommit = true, writerObserver }: TaskRoutesOptions,
+  {
+    storage,
+    groupCommit = true,
+    writerObserver,
+    maxSubscribers = 1000,
+    keepAliveMs,
+    onSubscribers,
+  }: TaskRoutesOptions,
 ) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
   const writer = createTaskWriter(storage, {
@@ -34,6 +52,7 @@ export async function taskRoutes(
     observer: writerObserver,
   })
   const list = createListing(storage)
+  const feed = createFeed(storage, { maxSubscribers, keepAliveMs, log: app.log, onSubscribers })
 
   // Resolves to nothing: Fastify's onReady takes a value it is handed as an error.
   const purge = async (): Promise<void> => {
@@ -46,6 +65,8 @@ export async function taskRoutes(
   }
   const purgeTimer = setInterval(purge, 60 * 60 * 1000).unref()
   app.addHook('onReady', purge)
+  // Before the server waits for its responses to finish: a feed never would by itself.
+  app.addHook('preClose', async () => feed.close())
   app.addHook('onClose', async () => {
     clearInterval(purgeTimer)
     await writer.close()
@@ -54,7 +75,28 @@ export async function taskRoutes(
   api.route({
     ...fromContract(routes.getTasks),
     // The route's reply type is the parsed array; a page or a stream may be sent as is.
-    handler: (request, reply) => list(request.query, reply as FastifyReply) as never,
+    handler: (request, reply) => {
+      const media = preferredMedia(request.headers.accept, ['application/json', NDJSON])
+      const format = media === NDJSON ? 'ndjson' : 'json'
+      return list(request.query, format, reply as FastifyReply) as never
+    },
+  })
+
+  api.route({
+    ...fromContract(routes.watchTasks),
+    // The route's reply type is the event text; the stream is sent as is.
+    handler: async (request, typedReply) => {
+      const reply = typedReply as FastifyReply
+      // Last-Event-ID is where a reconnecting client left off: it wins over `after`.
+      const after = request.headers['last-event-id'] ?? request.query.after
+      reply
+        .type('text/event-stream')
+        // For a proxy that buffers responses by default: events must pass at once.
+        .header('X-Accel-Buffering', 'no')
+      if (request.method === 'HEAD') return reply.send() as never
+      const events = await feed.subscribe({ after, tag: request.query.tag, connection: reply.raw })
+      return reply.send(events) as never
+    },
   })
 
   api.route({

@@ -36,6 +36,29 @@ const PAGE = `<!doctype html>
     }
   }
 
+  // The change feed over fetch streaming: new tasks, then a clean end on abort.
+  window.watching = async (baseUrl) => {
+    const client = createClient({ baseUrl })
+    const after = (await client.listTasks(1, { order: 'desc' }))[0]?.id ?? 0
+    const stop = new AbortController()
+    const seen = []
+    const watched = (async () => {
+      for await (const task of client.watch({ after, tag: 'live', signal: stop.signal })) {
+        seen.push(task)
+        if (seen.length === 2) stop.abort()
+      }
+    })()
+    const created = [
+      await client.createTask({ name: 'watched 1', tag: 'live' }),
+      await client.createTask({ name: 'not watched' }),
+      await client.createTask({ name: 'watched 2 🚀', tag: 'live' }),
+    ]
+    await watched
+    const exported = []
+    for await (const task of client.exportTasks({ tag: 'live', order: 'desc' })) exported.push(task)
+    return { created, seen, exported }
+  }
+
   window.blocked = async (baseUrl) => {
     const client = createClient({ baseUrl, retry: false })
     return client.listTasks().then(
@@ -114,6 +137,20 @@ describe('the built client in Chromium, calling the server on another origin', {
     }
   })
 
+  it('watches new tasks over the change feed and exports over NDJSON, across origins', async () => {
+    const api = await startServer({ corsOrigins: [site.origin] })
+    try {
+      const { created, seen, exported } = await page.evaluate(
+        (url) => window.watching(url),
+        api.url,
+      )
+      expect(seen).toEqual([created[0], created[2]])
+      expect(exported).toEqual([created[2], created[0]])
+    } finally {
+      await api.close()
+    }
+  })
+
   it('fails with ConnectionError when the server does not allow the page origin', async () => {
     const api = await startServer({ corsOrigins: ['http://127.0.0.1:1'] })
     const closed = await startServer()
@@ -139,5 +176,10 @@ declare global {
   interface Window {
     scenario(baseUrl: string): Promise<Scenario>
     blocked(baseUrl: string): Promise<string>
+    watching(baseUrl: string): Promise<{
+      created: Scenario['created']
+      seen: Scenario['created']
+      exported: Scenario['created']
+    }>
   }
 }

@@ -8,9 +8,11 @@ const identity = (task: { name: string; tag: string | null }) =>
 
 /**
  * The batch's statements on PostgreSQL, one query each whatever the batch's size: arrays
- * travel as parameters (`= any($1)`, `unnest`), so each statement keeps one shape.
+ * travel as parameters (`= any($1)`, `unnest`), so each statement keeps one shape. The
+ * insert also notifies `channel` of the batch's largest id, which PostgreSQL delivers to
+ * every listener when (and only if) the transaction commits.
  */
-export function postgresStatements(trx: Kysely<Schema>): BatchStatements {
+export function postgresStatements(trx: Kysely<Schema>, channel: string): BatchStatements {
   return {
     async findKeys(keys, notBefore) {
       const { rows } = await sql<{ key: string; fingerprint: string } & TaskRow>`
@@ -22,13 +24,21 @@ export function postgresStatements(trx: Kysely<Schema>): BatchStatements {
     // RETURNING's order is not promised, so rows are paired with tasks by what they hold:
     // each task gets the smallest unclaimed id of a row with its own name and tag. Tasks
     // that are alike may swap ids, which no one can tell apart: they commit together.
+    // The notification rides on the same statement (no round trip of its own); should the
+    // planner evaluate it more than once, PostgreSQL delivers identical ones once.
     async insertTasks(tasks) {
       const { rows } = await sql<TaskRow>`
-        insert into tasks (name, tag)
-        select name, tag
-        from unnest(${tasks.map((t) => t.name)}::text[], ${tasks.map((t) => t.tag)}::text[])
-          as input(name, tag)
-        returning id, name, tag`.execute(trx)
+        with inserted as (
+          insert into tasks (name, tag)
+          select name, tag
+          from unnest(${tasks.map((t) => t.name)}::text[], ${tasks.map((t) => t.tag)}::text[])
+            as input(name, tag)
+          returning id, name, tag
+        )
+        select id, name, tag from inserted
+        cross join (select pg_notify(${channel}, max(id)::text) from inserted) as notified`.execute(
+        trx,
+      )
       const ids = new Map<string, number[]>()
       for (const row of rows.sort((a, b) => Number(a.id) - Number(b.id))) {
         const same = ids.get(identity(row)) ?? []

@@ -2,10 +2,12 @@ import { Kysely, PostgresDialect, sql } from 'kysely'
 import pg from 'pg'
 import { kyselyStorage } from '../kysely-storage.js'
 import { migrate } from '../migrations.js'
+import { newestId } from '../queries.js'
 import type { Schema } from '../schema.js'
 import type { Storage } from '../storage.js'
 import { writeBatch } from '../write-batch.js'
 import { postgresStatements } from './batch.js'
+import { listenForCommits } from './commit-listener.js'
 
 /** How long a request waits for a pooled connection before it gets a 503. */
 const CONNECT_TIMEOUT_MS = 5_000
@@ -27,15 +29,23 @@ const types = {
       : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
 }
 
+/** How often the newest id is read besides the notifications, unless told otherwise. */
+const COMMIT_CHECK_MS = 1_000
+
 /**
  * Opens a pool on `url`, runs pending migrations (several instances starting together
  * is safe: Kysely's Migrator holds a PostgreSQL advisory lock while it migrates) and
- * returns the Storage.
+ * returns the Storage. `commitCheckMs`: how often the newest id is read as the safety net
+ * under the commit notifications.
  *
  * @example
  * const storage = await openPostgres('postgres://tasklane@db/tasklane', 10)
  */
-export async function openPostgres(url: string, poolSize: number): Promise<Storage> {
+export async function openPostgres(
+  url: string,
+  poolSize: number,
+  { commitCheckMs = COMMIT_CHECK_MS }: { commitCheckMs?: number } = {},
+): Promise<Storage> {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
@@ -53,8 +63,15 @@ export async function openPostgres(url: string, poolSize: number): Promise<Stora
   pool.on('connect', (client) => client.on('error', () => {}))
 
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) })
+  let channel: string
   try {
     await migrate(db, 'postgres')
+    // One channel per deployment, keyed like the write lock by the tasks table's oid, so
+    // that deployments in other schemas of the database do not wake each other.
+    const { rows } = await sql<{
+      oid: number
+    }>`select 'tasks'::regclass::oid::int as oid`.execute(db)
+    channel = `tasklane_tasks_${rows[0]?.oid}`
   } catch (error) {
     await db.destroy()
     throw error
@@ -71,8 +88,14 @@ export async function openPostgres(url: string, poolSize: number): Promise<Stora
         await sql`select pg_advisory_xact_lock(${sql.lit(WRITE_LOCK_CLASS)}, 'tasks'::regclass::oid::int)`.execute(
           trx,
         )
-        return writeBatch(postgresStatements(trx), items, now, notBefore)
+        return writeBatch(postgresStatements(trx, channel), items, now, notBefore)
       }),
+    watchCommits: listenForCommits({
+      url,
+      channel,
+      newestId: () => newestId(db),
+      checkMs: commitCheckMs,
+    }),
     close: () => db.destroy(),
   })
 }

@@ -1,0 +1,146 @@
+import { type IncomingMessage, request } from 'node:http'
+import type { Task } from '@tasklane/contract'
+import { within } from '@tasklane/testing/launch'
+import type { Reachable } from './http.js'
+
+/** One block of a Server-Sent Events stream: its fields, or a comment. */
+export type Block =
+  | { readonly kind: 'event'; readonly id: string; readonly event: string; readonly data: string }
+  | { readonly kind: 'comment'; readonly text: string }
+
+/** An open GET /tasks/events, read as it arrives. */
+export interface Subscription {
+  readonly response: IncomingMessage
+  /** Everything received so far, as text. */
+  readonly text: () => string
+  /** Every block received so far, in order. */
+  readonly blocks: Block[]
+  /** The tasks of the events received so far, checked to match their `id:` lines. */
+  readonly tasks: Task[]
+  /** When each of `tasks` arrived (Date.now()). */
+  readonly arrivals: number[]
+  /** Resolves once `count` tasks have arrived (rejects after `timeoutMs`). */
+  untilTasks(count: number, timeoutMs?: number): Promise<Task[]>
+  /** Resolves once `count` comments have arrived. */
+  untilComments(count: number, timeoutMs?: number): Promise<void>
+  /** Settles when the connection has gone: 'end' if the response was complete, else 'aborted'. */
+  readonly ended: Promise<'end' | 'aborted'>
+  /** Stops reading (the socket's buffers fill, then the server's writes wait). */
+  pause(): void
+  resume(): void
+  /** Drops the connection. */
+  close(): void
+}
+
+/** Splits SSE text into blocks (RFC-style: blank line ends a block), keeping the rest. */
+function parseBlocks(text: string): { blocks: Block[]; rest: string } {
+  const blocks: Block[] = []
+  const parts = text.split('\n\n')
+  const rest = parts.pop() ?? ''
+  for (const part of parts) {
+    if (part.startsWith(':')) {
+      blocks.push({ kind: 'comment', text: part })
+      continue
+    }
+    const fields = new Map<string, string>()
+    for (const line of part.split('\n')) {
+      const colon = line.indexOf(': ')
+      if (colon === -1) throw new Error(`not a "field: value" line: ${JSON.stringify(line)}`)
+      const name = line.slice(0, colon)
+      if (fields.has(name)) throw new Error(`field ${name} twice in one event: ${part}`)
+      fields.set(name, line.slice(colon + 2))
+    }
+    if ([...fields.keys()].join() !== 'id,event,data') {
+      throw new Error(`an event must be exactly id, event, data: ${JSON.stringify(part)}`)
+    }
+    blocks.push({
+      kind: 'event',
+      id: fields.get('id') as string,
+      event: fields.get('event') as string,
+      data: fields.get('data') as string,
+    })
+  }
+  return { blocks, rest }
+}
+
+/**
+ * Opens GET `path` (default `/tasks/events`) with a raw HTTP request of its own (no
+ * agent, so that a pause or a close affects this stream only) and resolves once the
+ * response headers have arrived.
+ */
+export function subscribe(
+  server: Reachable,
+  path = '/tasks/events',
+  headers: Record<string, string> = {},
+): Promise<Subscription> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${server.url}${path}`, { agent: false, headers })
+    req.on('error', reject)
+    req.on('response', (response) => {
+      let raw = ''
+      let rest = ''
+      const blocks: Block[] = []
+      const tasks: Task[] = []
+      const arrivals: number[] = []
+      const waiters = new Set<() => void>()
+      response.setEncoding('utf8')
+      // Anything but a stream (an Error body) is kept as text only.
+      const stream = response.headers['content-type'] === 'text/event-stream'
+      response.on('data', (chunk: string) => {
+        raw += chunk
+        if (!stream) return
+        const parsed = parseBlocks(rest + chunk)
+        rest = parsed.rest
+        for (const block of parsed.blocks) {
+          blocks.push(block)
+          if (block.kind !== 'event') continue
+          const task = JSON.parse(block.data) as Task
+          if (block.event !== 'task' || block.id !== String(task.id)) {
+            throw new Error(`event ${block.id} (${block.event}) carries task ${task.id}`)
+          }
+          tasks.push(task)
+          arrivals.push(Date.now())
+        }
+        for (const waiter of waiters) waiter()
+      })
+      // 'close' comes either way, also to a paused response; `complete` tells which.
+      const ended = new Promise<'end' | 'aborted'>((settle) => {
+        response.once('error', () => {})
+        response.once('close', () => settle(response.complete ? 'end' : 'aborted'))
+      })
+      const until = (done: () => boolean, timeoutMs: number, what: string) => {
+        if (done()) return Promise.resolve()
+        let waiter = () => {}
+        const reached = new Promise<void>((settle) => {
+          waiter = () => {
+            if (done()) settle()
+          }
+          waiters.add(waiter)
+        })
+        return within(reached, timeoutMs, what).finally(() => waiters.delete(waiter))
+      }
+      resolve({
+        response,
+        text: () => raw,
+        blocks,
+        tasks,
+        arrivals,
+        async untilTasks(count, timeoutMs = 10_000) {
+          await until(() => tasks.length >= count, timeoutMs, `${count} tasks on the feed`)
+          return tasks.slice(0, count)
+        },
+        untilComments: (count, timeoutMs = 10_000) =>
+          until(
+            () => blocks.filter((block) => block.kind === 'comment').length >= count,
+            timeoutMs,
+            `${count} comments on the feed`,
+          ),
+        ended,
+        pause: () => response.pause(),
+        resume: () => response.resume(),
+        close: () => req.destroy(),
+      })
+    })
+    req.end()
+  })
+}
