@@ -1,8 +1,9 @@
-import type { NewTask, routes, Task } from '@tasklane/contract'
+import type { routes } from '@tasklane/contract'
 import { AbortError, ApiError, ConnectionError, TimeoutError, ValidationError } from './errors.js'
 import { newIdempotencyKey } from './idempotency-key.js'
 import { nextAfter } from './link-header.js'
 import { type RetryOptions, retryDelay, retrySettings } from './retry.js'
+import type { NewTask, Task } from './types.js'
 
 /** Where a response body fails the contract: a path such as `[3].name` and why. */
 export interface ValidationIssue {
