@@ -6,6 +6,6 @@ export default defineConfig({
   test: {
     // The server suite runs twice: on SQLite (apps/server/vitest.config.ts) and on the
     // local PostgreSQL server (apps/server/vitest.postgres.config.ts).
-    projects: ['packages/*', 'apps/*', 'apps/server/vitest.postgres.config.ts', 'bench'],
+    projects: ['packages/*', 'apps/*', 'apps/server/vitest.postgres.config.ts', 'bench', 'release'],
   },
 })
