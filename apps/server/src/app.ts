@@ -112,8 +112,9 @@ export async function buildApp({
   await app.register(auth, { token: settings.apiToken })
   await app.register(strictParams)
   await app.register(jsonBody)
-  await app.register(docs)
+  const features = { apiToken: settings.apiToken !== undefined, rateLimit: settings.rateLimit > 0 }
+  await app.register(docs, features)
   await app.register(health, { storage })
-  await app.register(taskRoutes, { storage, groupCommit: settings.groupCommit })
+  await app.register(taskRoutes, { storage, groupCommit: settings.groupCommit, features })
   return app
 }

@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { type RouteDefinition, routes } from '@tasklane/contract'
+import { type RouteDefinition, responsesOf, routes, type ServerFeatures } from '@tasklane/contract'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { TaskNotFoundError } from '../errors.js'
 import { HttpError } from '../http/http-error.js'
@@ -8,10 +8,16 @@ import type { Storage } from '../storage/index.js'
 import { createListing } from './listing.js'
 import { createTaskWriter, IDEMPOTENCY_TTL_MS } from './writer.js'
 
-/** Fastify route options from a contract route: the schema travels unchanged. */
-export function fromContract<const R extends RouteDefinition>(route: R) {
-  const { method, path, ...schema } = route
-  return { method, url: path.replace(/\{(\w+)\}/g, ':$1'), schema }
+/**
+ * Fastify route options from a contract route: the schema travels unchanged, its responses
+ * completed with the errors this server may answer (so /openapi.json lists them). The
+ * reply keeps the type of the route's own responses: the errors are sent by the error
+ * handler, never by a handler.
+ */
+export function fromContract<const R extends RouteDefinition>(route: R, features: ServerFeatures) {
+  const { method, path, errors: _errors, responseHeaders: _headers, ...schema } = route
+  const response = responsesOf(route, features) as R['response']
+  return { method, url: path.replace(/\{(\w+)\}/g, ':$1'), schema: { ...schema, response } }
 }
 
 /** Options of the task routes. */
@@ -19,12 +25,18 @@ export interface TaskRoutesOptions {
   readonly storage: Storage
   /** Concurrent creates share one commit (default); false: one commit per create. */
   readonly groupCommit?: boolean
+  /** Which errors beyond the routes' own this server answers (401, 429), for the document. */
+  readonly features?: ServerFeatures
 }
 
 /** GET /tasks, POST /task and GET /tasks/{id}, registered from the contract's route objects. */
 export async function taskRoutes(
   app: FastifyInstance,
-  { storage, groupCommit = true }: TaskRoutesOptions,
+  {
+    storage,
+    groupCommit = true,
+    features = { apiToken: false, rateLimit: false },
+  }: TaskRoutesOptions,
 ) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
   const writer = createTaskWriter(storage, { maxBatch: groupCommit ? 512 : 1 })
@@ -47,13 +59,13 @@ export async function taskRoutes(
   })
 
   api.route({
-    ...fromContract(routes.getTasks),
+    ...fromContract(routes.getTasks, features),
     // The route's reply type is the parsed array; a page or a stream may be sent as is.
     handler: (request, reply) => list(request.query, reply as FastifyReply) as never,
   })
 
   api.route({
-    ...fromContract(routes.createTask),
+    ...fromContract(routes.createTask, features),
     onRequest: (request, _reply, done) => {
       // Checked before parsing: a body-less request without Content-Type skips the parser
       // but is still the wrong type, and Node keeps only the first of several Content-Type
@@ -81,7 +93,7 @@ export async function taskRoutes(
   })
 
   api.route({
-    ...fromContract(routes.getTask),
+    ...fromContract(routes.getTask, features),
     preValidation: async (request, reply) => {
       // `/tasks/` matches this route with an empty id; it names no task, so no route.
       if ((request.params as { id: unknown }).id === '') {
