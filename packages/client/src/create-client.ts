@@ -179,8 +179,8 @@ function sleep(ms: number, signal: AbortSignal | undefined, abort: () => Error):
 }
 
 /**
- * Creates a client for a tasklane server. Needs only `fetch`; tested on Node 20 and in
- * Chromium.
+ * Creates a client for a tasklane server. Needs only `fetch`; tested on Node 20, 22 and 24,
+ * Bun, Deno and Chromium.
  * @example
  * import { createClient } from '@tasklane/client'
  *
