@@ -8,7 +8,22 @@ import { startServer } from './support/server.js'
 import { onPostgres } from './support/test-database.js'
 
 const run = promisify(execFile)
-const REDOCLY = resolve(import.meta.dirname, '../node_modules/.bin/redocly')
+const BIN = resolve(import.meta.dirname, '../node_modules/.bin')
+const REDOCLY = join(BIN, 'redocly')
+const TSC = resolve(import.meta.dirname, '../../../node_modules/.bin/tsc')
+
+/** Uses the generated types as a client of the document would. */
+const USE_GENERATED = `import type { components, operations } from './generated.js'
+
+type Created = operations['createTask']['responses'][201]
+export const task: Created['content']['application/json'] = { id: 1, name: 'Write docs' }
+export const location: Created['headers']['Location'] = '/tasks/1'
+type Conflict = operations['createTask']['responses'][409]['content']['application/json']
+export const conflict: Conflict = { code: 409, message: 'In flight.' }
+export const error: components['schemas']['Error'] = conflict
+type Missing = operations['getTask']['responses'][404]['content']['application/json']
+export const missing: Missing = { code: 404, message: 'Task 1 does not exist.' }
+`
 
 interface Response {
   description: string
@@ -81,6 +96,27 @@ describe.skipIf(onPostgres)('the OpenAPI document at /openapi.json', () => {
       }
       expect(report.problems.map((p) => `${p.ruleId}: ${p.message}`)).toEqual([])
       expect(report.totals).toMatchObject({ errors: 0, warnings: 0 })
+    },
+    60_000,
+  )
+
+  it.each(Object.keys(configurations))(
+    'becomes TypeScript types with openapi-typescript that compile and name each error %s',
+    async (name) => {
+      const file = join(dir, `generate-${name.replace(/\W+/g, '-')}.json`)
+      const out = join(dir, 'generated.ts')
+      await writeFile(file, documents.get(name)?.text ?? '')
+      const generated = await run(join(BIN, 'openapi-typescript'), [file, '-o', out])
+      expect(generated.stderr).not.toMatch(/warn|error/i)
+      await writeFile(join(dir, 'use.ts'), USE_GENERATED)
+      const compiled = await run(TSC, [
+        '--strict',
+        '--noEmit',
+        '--module',
+        'nodenext',
+        join(dir, 'use.ts'),
+      ]).catch((error: { stdout: string }) => error)
+      expect(compiled.stdout).toBe('')
     },
     60_000,
   )
