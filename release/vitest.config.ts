@@ -10,5 +10,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // Each file packs the whole workspace; two at once would build the same dist/ twice.
     fileParallelism: false,
+    // After every other project: packing rebuilds dist/ in place (prepack), which
+    // `pnpm start` in the server's shutdown test also builds and runs, and its compiling
+    // would slow the timing-sensitive process tests.
+    sequence: { groupOrder: 1 },
   },
 })
