@@ -16,7 +16,7 @@ export interface Registry {
    * plus `@tasklane` packages from this registry and the account's token to publish them.
    */
   readonly npmrc: string
-  readonly process: ServerProcess
+  readonly server: ServerProcess
 }
 
 /**
@@ -42,7 +42,7 @@ log: { type: stdout, format: json, level: info }
 `,
   )
   // launch() picks the free port and passes it as PORT; the shell hands it to --listen.
-  const process = await launch({
+  const server = await launch({
     command: 'sh',
     args: [
       '-c',
@@ -54,7 +54,7 @@ log: { type: stdout, format: json, level: info }
     readyPath: '/-/ping',
     timeoutMs: 60_000,
   })
-  const url = `${process.url}/`
+  const url = `${server.url}/`
   const response = await fetch(`${url}-/user/org.couchdb.user:tasklane`, {
     method: 'PUT',
     headers: { 'content-type': 'application/json' },
@@ -78,7 +78,7 @@ log: { type: stdout, format: json, level: info }
       '',
     ].join('\n'),
   )
-  return { url, npmrc, process }
+  return { url, npmrc, server }
 }
 
 /** The caller's own npm user configuration, kept: e.g. nodedir, for compiling native modules. */
