@@ -78,6 +78,14 @@ describe('the publishable packages', () => {
     ])
   })
 
+  it('include the server as a command: bin tasklane-server, its build and its writer thread', () => {
+    const { report } = packed.npm.get('@tasklane/server') ?? expect.unreachable()
+    expect(report.manifest.bin).toEqual({ 'tasklane-server': './bin/tasklane-server.js' })
+    expect(report.files).toEqual(
+      expect.arrayContaining(['bin/tasklane-server.js', 'dist/main.js', 'dist/sqlite-worker.js']),
+    )
+  })
+
   it('name no workspace: range in their package.json, so npm pack cannot ship one', () => {
     for (const p of packages) expect(JSON.stringify(p.manifest)).not.toContain('workspace:')
   })
