@@ -1,21 +1,42 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { buildApp, openStorage } from '@tasklane/server'
+import { join, resolve } from 'node:path'
+import { launch } from '@tasklane/testing/launch'
 
-/** A real tasklane server on 127.0.0.1, port 0, with its own SQLite file; CORS if asked. */
-export async function startServer({ corsOrigins }: { corsOrigins?: string[] } = {}) {
+const SERVER_DIR = resolve(import.meta.dirname, '../../../apps/server')
+
+/**
+ * The Node.js that runs the server: this one, or TASKLANE_TEST_SERVER_NODE. CI runs the
+ * client on Node 24 against a server on Node 22, the server's SQLite driver
+ * (better-sqlite3 12) aborting on Node 24 (see the README).
+ */
+const SERVER_NODE = process.env.TASKLANE_TEST_SERVER_NODE || process.execPath
+
+/**
+ * A real tasklane server, a process of its own from the server's sources, on 127.0.0.1,
+ * port 0, with its own SQLite file; CORS for these origins if given.
+ */
+export async function startServer({ corsOrigins = [] }: { corsOrigins?: string[] } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'tasklane-client-'))
-  const storage = await openStorage({ kind: 'sqlite', filename: join(dir, 'tasks.db') })
-  const app = await buildApp({ storage, settings: corsOrigins && { corsOrigins } })
-  await app.listen({ port: 0, host: '127.0.0.1' })
-  const address = app.server.address()
-  if (address === null || typeof address === 'string') throw new Error('no TCP address')
+  const server = await launch({
+    command: SERVER_NODE,
+    args: ['--import', 'tsx', '--conditions=@tasklane/source', 'src/main.ts'],
+    cwd: SERVER_DIR,
+    env: {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      DATABASE_URL: join(dir, 'tasks.db'),
+      CORS_ORIGINS: corsOrigins.join(','),
+      // The client's tests share both cores with other test files: never shed their requests.
+      MAX_EVENT_LOOP_DELAY_MS: '0',
+    },
+    timeoutMs: 60_000,
+  })
   return {
-    url: `http://127.0.0.1:${address.port}`,
+    url: server.url,
     async close() {
-      await app.close()
-      await storage.close()
+      await server.stop()
       rmSync(dir, { recursive: true, force: true })
     },
   }
