@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config'
+import { fromSource } from '../vitest.source.js'
 
 // Unit tests of the benchmark's arithmetic, goals, report and chart: no timings asserted.
 export default defineConfig({
+  ...fromSource,
   test: { name: 'bench', include: ['test/**/*.test.ts'] },
 })

@@ -9,6 +9,10 @@ export default defineConfig({
   // Overwrite rather than empty dist/: a running test may be starting dist/main.js.
   clean: false,
   sourcemap: true,
-  // The contract is a workspace package written in TypeScript: bundle it in.
+  // The contract is bundled in, from its TypeScript sources (the "@tasklane/source" export
+  // condition), so the server builds without building the contract first.
   noExternal: ['@tasklane/contract'],
+  esbuildOptions(options) {
+    options.conditions = ['@tasklane/source']
+  },
 })

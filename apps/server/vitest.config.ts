@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config'
+import { fromSource } from '../../vitest.source.js'
 
 export default defineConfig({
+  ...fromSource,
   test: {
     // The same suite runs again on PostgreSQL: vitest.postgres.config.ts.
     name: 'server-sqlite',

@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config'
+import { fromSource } from '../../vitest.source.js'
 
 export default defineConfig({
+  ...fromSource,
   test: {
     name: 'client',
     include: ['test/**/*.test.ts'],

@@ -126,7 +126,8 @@ export async function buildApp({
   await app.register(auth, { token: settings.apiToken })
   await app.register(strictParams)
   await app.register(jsonBody)
-  await app.register(docs)
+  const features = { apiToken: settings.apiToken !== undefined, rateLimit: settings.rateLimit > 0 }
+  await app.register(docs, features)
   await app.register(health, { storage })
   await app.register(metrics)
   await app.register(taskRoutes, {
@@ -136,6 +137,7 @@ export async function buildApp({
     maxSubscribers: settings.maxSubscribers,
     keepAliveMs,
     onSubscribers: app.metrics.feed.onSubscribers,
+    features,
   })
   return app
 }

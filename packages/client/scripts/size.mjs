@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Size budget of the default entry point: what a bundler adds to an app that imports
 // `@tasklane/client`, minified and gzipped. Run after the build; exits 1 over budget.
+// `node scripts/size.mjs [package directory]` (default: this package) measures its dist/.
+import { resolve } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { build } from 'esbuild'
 
@@ -8,7 +10,7 @@ import { build } from 'esbuild'
 export const BUDGET = 4096
 
 /** Bundles and minifies `entry` as an app's bundler would; returns min and min+gzip bytes. */
-export async function measure(entry = new URL('../dist/index.js', import.meta.url).pathname) {
+export async function measure(entry) {
   const result = await build({
     entryPoints: [entry],
     bundle: true,
@@ -18,6 +20,10 @@ export async function measure(entry = new URL('../dist/index.js', import.meta.ur
     write: false,
     metafile: true,
     logLevel: 'silent',
+    // A dist/ unpacked elsewhere finds its peers (the contract, TypeBox) in this package's
+    // node_modules; the contract from its sources, whether or not it was built.
+    nodePaths: [new URL('../node_modules', import.meta.url).pathname],
+    conditions: ['@tasklane/source'],
   })
   const code = result.outputFiles[0].contents
   return {
@@ -28,12 +34,13 @@ export async function measure(entry = new URL('../dist/index.js', import.meta.ur
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { min, gzip, inputs } = await measure()
+  const dist = resolve(process.argv[2] ?? new URL('..', import.meta.url).pathname, 'dist')
+  const { min, gzip, inputs } = await measure(resolve(dist, 'index.js'))
   const typebox = inputs.filter((input) => input.includes('typebox'))
   console.log(
     `@tasklane/client default entry: ${min} B minified, ${gzip} B min+gzip (budget ${BUDGET} B)`,
   )
-  const validate = await measure(new URL('../dist/validate.js', import.meta.url).pathname)
+  const validate = await measure(resolve(dist, 'validate.js'))
   console.log(`@tasklane/client/validate (TypeBox included): ${validate.gzip} B min+gzip`)
   if (typebox.length > 0) {
     console.error(`TypeBox must not be in the default bundle: ${typebox.join(', ')}`)

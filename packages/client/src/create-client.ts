@@ -1,4 +1,4 @@
-import type { NewTask, routes, Task } from '@tasklane/contract'
+import type { routes } from '@tasklane/contract'
 import {
   AbortError,
   ApiError,
@@ -11,6 +11,7 @@ import { newIdempotencyKey } from './idempotency-key.js'
 import { lines } from './lines.js'
 import { nextCursor } from './link-header.js'
 import { type RetryOptions, retryDelay, retrySettings } from './retry.js'
+import type { NewTask, Task } from './types.js'
 
 /** Where a response body fails the contract: a path such as `[3].name` and why. */
 export interface ValidationIssue {
@@ -230,8 +231,8 @@ function sleep(ms: number, signal: AbortSignal | undefined, abort: () => Error):
 }
 
 /**
- * Creates a client for a tasklane server. Needs only `fetch`; tested on Node 20 and in
- * Chromium.
+ * Creates a client for a tasklane server. Needs only `fetch`; tested on Node 20, 22 and 24,
+ * Bun, Deno and Chromium.
  * @example
  * import { createClient } from '@tasklane/client'
  *

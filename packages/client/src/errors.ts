@@ -1,4 +1,4 @@
-import type { ErrorBody } from '@tasklane/contract'
+import type { ErrorBody } from './types.js'
 
 const BRAND = Symbol.for('tasklane.error')
 

@@ -1,4 +1,3 @@
-export type { ErrorBody, NewTask, Task } from '@tasklane/contract'
 export {
   type ClientOptions,
   type CreateTaskOptions,
@@ -23,3 +22,4 @@ export {
   ValidationError,
 } from './errors.js'
 export { DEFAULT_RETRY, type RetryOptions } from './retry.js'
+export type { ErrorBody, NewTask, Task } from './types.js'

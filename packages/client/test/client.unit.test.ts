@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import {
   AbortError,
   ApiError,
@@ -204,22 +204,32 @@ describe('retries', () => {
   })
 
   it('backs off exponentially between attempts', async () => {
-    const times: number[] = []
-    const { fetch } = recordingFetch(() => {
-      times.push(performance.now())
-      return error(500)
-    })
-    const client = createClient({
-      baseUrl: 'http://h',
-      fetch,
-      retry: { maxRetries: 2, initialDelayMs: 100, maxDelayMs: 1000 },
-    })
-    await expect(client.listTasks()).rejects.toMatchObject({ status: 500 })
-    const [a = 0, b = 0, c = 0] = times
-    // Jitter keeps each wait within 50–100% of 100 ms, then of 200 ms.
-    expect(b - a).toBeGreaterThanOrEqual(45)
-    expect(b - a).toBeLessThan(180)
-    expect(c - b).toBeGreaterThanOrEqual(95)
+    // On a simulated clock: the waits are the client's, whatever the machine's load.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
+    try {
+      const times: number[] = []
+      const { fetch } = recordingFetch(() => {
+        times.push(Date.now())
+        return error(500)
+      })
+      const client = createClient({
+        baseUrl: 'http://h',
+        fetch,
+        retry: { maxRetries: 2, initialDelayMs: 100, maxDelayMs: 1000 },
+      })
+      const failed = expect(client.listTasks()).rejects.toMatchObject({ status: 500 })
+      await vi.runAllTimersAsync()
+      await failed
+      const [a = 0, b = 0, c = 0] = times
+      expect(times).toHaveLength(3)
+      // Jitter keeps each wait within 50–100% of 100 ms, then of 200 ms.
+      expect(b - a).toBeGreaterThanOrEqual(50)
+      expect(b - a).toBeLessThanOrEqual(100)
+      expect(c - b).toBeGreaterThanOrEqual(100)
+      expect(c - b).toBeLessThanOrEqual(200)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('rejects with AbortError when aborted while waiting to retry', async () => {

@@ -1,7 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { buildApp, openStorage } from '@tasklane/server'
+import { join, resolve } from 'node:path'
+import { launch } from '@tasklane/testing/launch'
+
+const SERVER_DIR = resolve(import.meta.dirname, '../../../apps/server')
+
+/**
+ * The Node.js that runs the server: this one, or TASKLANE_TEST_SERVER_NODE. CI runs the
+ * client on Node 24 against a server on Node 22, the server's SQLite driver
+ * (better-sqlite3 12) aborting on Node 24 (see the README).
+ */
+const SERVER_NODE = process.env.TASKLANE_TEST_SERVER_NODE || process.execPath
 
 /** Where a server keeps its tasks and listens, to start another on the same (a restart). */
 export interface ServerPlace {
@@ -10,30 +19,40 @@ export interface ServerPlace {
 }
 
 /**
- * A real tasklane server on 127.0.0.1 with its own SQLite file; CORS if asked. `restart`:
- * the directory and port of a stopped one, to start it again as it was.
+ * A real tasklane server, a process of its own from the server's sources, on 127.0.0.1,
+ * with its own SQLite file; CORS for these origins if given. `restart`: the directory and
+ * port of a stopped one, to start it again as it was.
  */
 export async function startServer({
-  corsOrigins,
+  corsOrigins = [],
   restart,
 }: {
   corsOrigins?: string[]
   restart?: ServerPlace
 } = {}) {
   const dir = restart?.dir ?? mkdtempSync(join(tmpdir(), 'tasklane-client-'))
-  const storage = await openStorage({ kind: 'sqlite', filename: join(dir, 'tasks.db') })
-  const app = await buildApp({ storage, settings: corsOrigins && { corsOrigins } })
-  await app.listen({ port: restart?.port ?? 0, host: '127.0.0.1' })
-  const address = app.server.address()
-  if (address === null || typeof address === 'string') throw new Error('no TCP address')
+  const server = await launch({
+    command: SERVER_NODE,
+    args: ['--import', 'tsx', '--conditions=@tasklane/source', 'src/main.ts'],
+    cwd: SERVER_DIR,
+    env: {
+      PORT: String(restart?.port ?? 0),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      DATABASE_URL: join(dir, 'tasks.db'),
+      CORS_ORIGINS: corsOrigins.join(','),
+      // The client's tests share both cores with other test files: never shed their requests.
+      MAX_EVENT_LOOP_DELAY_MS: '0',
+    },
+    timeoutMs: 60_000,
+  })
+  /** Stops the server (SIGTERM: it drains and exits) and keeps its tasks, for `restart`. */
   const stop = async () => {
-    await app.close()
-    await storage.close()
+    await server.stop()
   }
   return {
-    url: `http://127.0.0.1:${address.port}`,
-    place: { dir, port: address.port } satisfies ServerPlace,
-    /** Stops the server and keeps its tasks, for `restart`. */
+    url: server.url,
+    place: { dir, port: server.port } satisfies ServerPlace,
     stop,
     async close() {
       await stop()

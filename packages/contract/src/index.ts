@@ -1,9 +1,16 @@
 export { ErrorBody } from './error.js'
 export {
   CreateTaskHeaders,
+  commonErrors,
+  type ErrorStatus,
+  type HeaderDefinition,
   ListTasksQuery,
+  type ResponseHeaderName,
   type RouteDefinition,
+  responseHeaders,
+  responsesOf,
   routes,
+  type ServerFeatures,
   schemas,
   TaskEventStream,
   TaskParams,

@@ -114,6 +114,57 @@ export const CreateTaskHeaders = Type.Object({
 /** Headers of POST /task. */
 export type CreateTaskHeaders = Static<typeof CreateTaskHeaders>
 
+/** The error statuses a route may answer, each with an Error body. */
+export type ErrorStatus = 400 | 401 | 404 | 409 | 413 | 415 | 422 | 429 | 503
+
+/** A response header: what it means, and the schema of its value. */
+export interface HeaderDefinition {
+  readonly description: string
+  readonly schema: TSchema
+}
+
+/** Every response header the API documents, by name. */
+export const responseHeaders = {
+  Location: {
+    description: 'Path of the created task.',
+    schema: Type.String({ examples: ['/tasks/1'] }),
+  },
+  Link: {
+    description:
+      'RFC 8288 link to the next page (rel="next"), sent when the page holds `limit` tasks and more exist: `after=<last id>`, or `before=<last id>&order=desc` when newest first.',
+    schema: Type.String({ examples: ['</tasks?limit=20&after=20>; rel="next"'] }),
+  },
+  'Idempotent-Replayed': {
+    description:
+      'true when this is the stored response to an earlier request with the same Idempotency-Key.',
+    schema: Type.String({ enum: ['true'] }),
+  },
+  'Retry-After': {
+    description: 'Seconds to wait before sending the request again.',
+    schema: Type.Integer({ minimum: 0, examples: [1] }),
+  },
+  'WWW-Authenticate': {
+    description: 'The scheme to authenticate with: Bearer.',
+    schema: Type.String({ examples: ['Bearer realm="tasklane"'] }),
+  },
+  'X-RateLimit-Limit': {
+    description:
+      'Requests a minute each client address may send (when the server has a rate limit).',
+    schema: Type.Integer({ minimum: 0 }),
+  },
+  'X-RateLimit-Remaining': {
+    description: 'Requests left in the current minute (when the server has a rate limit).',
+    schema: Type.Integer({ minimum: 0 }),
+  },
+  'X-RateLimit-Reset': {
+    description: 'Seconds until the current minute ends (when the server has a rate limit).',
+    schema: Type.Integer({ minimum: 0 }),
+  },
+} as const satisfies Record<string, HeaderDefinition>
+
+/** The name of a documented response header. */
+export type ResponseHeaderName = keyof typeof responseHeaders
+
 /** One route of the API as plain data, read by the server (to register) and the client. */
 export interface RouteDefinition {
   readonly operationId: string
@@ -129,7 +180,35 @@ export interface RouteDefinition {
   readonly headers?: TSchema
   readonly body?: TSchema
   readonly response: Readonly<Record<number | 'default', TSchema>>
+  /**
+   * The headers of its responses, by status. Omitted: none besides those of `commonErrors`.
+   */
+  readonly responseHeaders?: Readonly<Partial<Record<number, readonly ResponseHeaderName[]>>>
+  /**
+   * The errors of this route, by status, each with what causes it. Omitted: only the
+   * errors every route may answer (`commonErrors`).
+   */
+  readonly errors?: Readonly<Partial<Record<ErrorStatus, string>>>
 }
+
+/**
+ * The errors any route may answer, whatever it does, with their headers; 401 only when the
+ * server requires an API token, 429 only when it has a rate limit.
+ */
+export const commonErrors = {
+  401: {
+    description: 'The Authorization header is missing or its bearer token is wrong.',
+    headers: ['WWW-Authenticate'],
+  },
+  429: {
+    description: 'Too many requests from this address this minute; retry after Retry-After.',
+    headers: ['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],
+  },
+  503: {
+    description: 'Overloaded, shutting down or its database unreachable; retry after Retry-After.',
+    headers: ['Retry-After'],
+  },
+} as const satisfies Record<number, { description: string; headers: readonly ResponseHeaderName[] }>
 
 const errorRef = ref(ErrorBody, { description: 'Unexpected error' })
 
@@ -146,6 +225,8 @@ export const routes = {
       'A full page carries a Link header to the next one. With Accept: application/x-ndjson the same tasks come as one Task JSON per line (Content-Type: application/x-ndjson), streamed.',
     querystring: ListTasksQuery,
     response: { 200: Type.Array(ref(Task), { description: 'Success' }), default: errorRef },
+    responseHeaders: { 200: ['Link'] },
+    errors: { 400: 'A query parameter is unknown, repeated, empty or out of its range.' },
   },
   createTask: {
     operationId: 'createTask',
@@ -156,6 +237,14 @@ export const routes = {
     headers: CreateTaskHeaders,
     body: ref(NewTask),
     response: { 201: ref(Task, { description: 'Created' }), default: errorRef },
+    responseHeaders: { 201: ['Location', 'Idempotent-Replayed'] },
+    errors: {
+      400: 'The body is not a valid NewTask (the message names the field), or the Idempotency-Key is not valid.',
+      409: 'A request with the same Idempotency-Key is still in flight.',
+      413: 'The body is larger than 64 KiB.',
+      415: 'The body is not application/json.',
+      422: 'The Idempotency-Key was used before with a different body.',
+    },
   },
   getTask: {
     operationId: 'getTask',
@@ -165,6 +254,10 @@ export const routes = {
     summary: 'Read one task by id.',
     params: TaskParams,
     response: { 200: ref(Task, { description: 'Success' }), default: errorRef },
+    errors: {
+      400: 'The id is not a whole number from 1 to 2^53−1.',
+      404: 'No task has this id.',
+    },
   },
   watchTasks: {
     operationId: 'watchTasks',
@@ -182,8 +275,65 @@ export const routes = {
       }),
       default: errorRef,
     },
+    errors: { 400: 'after, tag or the Last-Event-ID header is not valid.' },
   },
 } as const satisfies Record<string, RouteDefinition>
 
 /** The named schemas that routes refer to with `$ref`. */
 export const schemas = [Task, NewTask, ErrorBody] as const
+
+/** Which of the `commonErrors` a server answers: it depends on how the server is set up. */
+export interface ServerFeatures {
+  /** It requires an API token: 401. */
+  readonly apiToken: boolean
+  /** It has a rate limit: 429. */
+  readonly rateLimit: boolean
+}
+
+const RATE_LIMIT_HEADERS = [
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+] as const satisfies readonly ResponseHeaderName[]
+
+/** Response headers as @fastify/swagger reads them: each a schema with its description. */
+const headerSchemas = (names: readonly ResponseHeaderName[]) =>
+  Object.fromEntries(
+    names.map((name) => {
+      const { schema, description } = responseHeaders[name]
+      return [name, { ...schema, description }]
+    }),
+  )
+
+/**
+ * A route's complete responses: its own, each error it may answer as an Error body with its
+ * cause, and their headers (in each response schema's `headers`, where Fastify's OpenAPI
+ * generator reads them). The server registers these, so the document it serves lists them.
+ */
+export function responsesOf(
+  route: RouteDefinition,
+  features: ServerFeatures,
+): Record<number | 'default', TSchema> {
+  const responses: Record<number | 'default', TSchema> = { ...route.response }
+  // With a rate limit, every response tells the client where it stands.
+  const limits = features.rateLimit ? RATE_LIMIT_HEADERS : []
+  for (const status of Object.keys(route.response).filter((key) => key !== 'default')) {
+    const names = [...(route.responseHeaders?.[Number(status)] ?? []), ...limits]
+    const response = responses[Number(status)]
+    if (response && names.length > 0) {
+      responses[Number(status)] = { ...response, headers: headerSchemas(names) }
+    }
+  }
+  for (const [status, description] of Object.entries(route.errors ?? {})) {
+    responses[Number(status)] = ref(ErrorBody, { description })
+  }
+  for (const [status, { description, headers }] of Object.entries(commonErrors)) {
+    if (status === '401' && !features.apiToken) continue
+    if (status === '429' && !features.rateLimit) continue
+    responses[Number(status)] = {
+      ...ref(ErrorBody, { description }),
+      headers: headerSchemas(headers),
+    }
+  }
+  return responses
+}

@@ -1,17 +1,21 @@
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
-import { schemas } from '@tasklane/contract'
+import { type ServerFeatures, schemas } from '@tasklane/contract'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { DOCS_PATH } from '../http/public-paths.js'
 import { DOCS_CSP } from './security-headers.js'
 
+/** The scheme of the API token, named in the document when the server requires one. */
+const BEARER = { bearerAuth: { type: 'http', scheme: 'bearer' } } as const
+
 /**
  * The API description: the contract's named schemas, the OpenAPI 3.1 document generated
- * from the routes at `/openapi.json`, and Swagger UI at `/docs`.
+ * from the routes at `/openapi.json`, and Swagger UI at `/docs`. With an API token, the
+ * document requires it (bearer), which gives Swagger UI its Authorize button.
  */
 export default fp(
-  async function docs(app: FastifyInstance) {
+  async function docs(app: FastifyInstance, { apiToken }: ServerFeatures) {
     for (const schema of schemas) app.addSchema(schema)
     await app.register(swagger, {
       openapi: {
@@ -20,7 +24,14 @@ export default fp(
           title: 'tasklane',
           version: '1.0.0',
           description: 'Create and list tasks over HTTP/JSON.',
+          license: { name: 'MIT', url: 'https://opensource.org/license/mit' },
         },
+        // Relative: the server that serves this document, wherever it is reached.
+        servers: [{ url: '/', description: 'This server' }],
+        // Without a token, an explicit "none": no operation requires a credential.
+        ...(apiToken
+          ? { components: { securitySchemes: BEARER }, security: [{ bearerAuth: [] }] }
+          : { security: [] }),
         tags: [
           { name: 'tasks', description: 'The collection of tasks' },
           { name: 'task', description: 'A single task' },

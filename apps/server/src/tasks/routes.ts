@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { type RouteDefinition, routes } from '@tasklane/contract'
+import { type RouteDefinition, responsesOf, routes, type ServerFeatures } from '@tasklane/contract'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { TaskNotFoundError } from '../errors.js'
 import { preferredMedia } from '../http/accept.js'
@@ -10,10 +10,16 @@ import { createFeed } from './feed.js'
 import { createListing, NDJSON } from './listing.js'
 import { createTaskWriter, IDEMPOTENCY_TTL_MS, type WriterObserver } from './writer.js'
 
-/** Fastify route options from a contract route: the schema travels unchanged. */
-export function fromContract<const R extends RouteDefinition>(route: R) {
-  const { method, path, ...schema } = route
-  return { method, url: path.replace(/\{(\w+)\}/g, ':$1'), schema }
+/**
+ * Fastify route options from a contract route: the schema travels unchanged, its responses
+ * completed with the errors this server may answer (so /openapi.json lists them). The
+ * reply keeps the type of the route's own responses: the errors are sent by the error
+ * handler, never by a handler.
+ */
+export function fromContract<const R extends RouteDefinition>(route: R, features: ServerFeatures) {
+  const { method, path, errors: _errors, responseHeaders: _headers, ...schema } = route
+  const response = responsesOf(route, features) as R['response']
+  return { method, url: path.replace(/\{(\w+)\}/g, ':$1'), schema: { ...schema, response } }
 }
 
 /** Options of the task routes. */
@@ -29,6 +35,8 @@ export interface TaskRoutesOptions {
   readonly keepAliveMs?: number | undefined
   /** Told of the change feed's subscriber count each time it changes (metrics). */
   readonly onSubscribers?: (count: number) => void
+  /** Which errors beyond the routes' own this server answers (401, 429), for the document. */
+  readonly features?: ServerFeatures
 }
 
 /**
@@ -44,6 +52,7 @@ export async function taskRoutes(
     maxSubscribers = 1000,
     keepAliveMs,
     onSubscribers,
+    features = { apiToken: false, rateLimit: false },
   }: TaskRoutesOptions,
 ) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
@@ -73,7 +82,7 @@ export async function taskRoutes(
   })
 
   api.route({
-    ...fromContract(routes.getTasks),
+    ...fromContract(routes.getTasks, features),
     // The route's reply type is the parsed array; a page or a stream may be sent as is.
     handler: (request, reply) => {
       const media = preferredMedia(request.headers.accept, ['application/json', NDJSON])
@@ -83,7 +92,7 @@ export async function taskRoutes(
   })
 
   api.route({
-    ...fromContract(routes.watchTasks),
+    ...fromContract(routes.watchTasks, features),
     // The route's reply type is the event text; the stream is sent as is.
     handler: async (request, typedReply) => {
       const reply = typedReply as FastifyReply
@@ -100,7 +109,7 @@ export async function taskRoutes(
   })
 
   api.route({
-    ...fromContract(routes.createTask),
+    ...fromContract(routes.createTask, features),
     onRequest: (request, _reply, done) => {
       // Checked before parsing: a body-less request without Content-Type skips the parser
       // but is still the wrong type, and Node keeps only the first of several Content-Type
@@ -128,7 +137,7 @@ export async function taskRoutes(
   })
 
   api.route({
-    ...fromContract(routes.getTask),
+    ...fromContract(routes.getTask, features),
     preValidation: async (request, reply) => {
       // `/tasks/` matches this route with an empty id; it names no task, so no route.
       if ((request.params as { id: unknown }).id === '') {

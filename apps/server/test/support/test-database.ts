@@ -7,6 +7,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
 import pg from 'pg'
 import { openStorage, type StorageConfig } from '../../src/storage/index.js'
 import type { Schema } from '../../src/storage/schema.js'
+import { POSTGRES_URL } from './postgres.js'
 
 /**
  * The backend every server test runs on: `TASKLANE_TEST_DATABASE=postgres` (set by the
@@ -18,9 +19,7 @@ export const backend: StorageConfig['kind'] =
 /** True in the `server-postgres` project. */
 export const onPostgres = backend === 'postgres'
 
-/** The PostgreSQL server the tests use (the local one, trust auth); its `test` database. */
-export const POSTGRES_URL =
-  process.env.TASKLANE_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+export { POSTGRES_URL } from './postgres.js'
 
 /** `url` with its connections' search_path set to `schema`. */
 export function withSearchPath(url: string, schema: string): string {

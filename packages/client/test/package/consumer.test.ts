@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
+import { commandExists, systemHas } from '@tasklane/testing/requirements'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { startServer } from '../server.js'
 
@@ -19,9 +20,12 @@ async function exec(dir: string, file: string, args: string[], env: Record<strin
   }
 }
 
-/** A script that uses the installed package as an app would, printing what it got. */
-const script = (load: string) => `${load}
-const client = createClient({ baseUrl: process.env.TASKLANE_URL, validate: validateResponses })
+/**
+ * A script that uses the installed client as an app would, printing what it got. `validate`
+ * adds `@tasklane/client/validate`, which needs the contract and TypeBox installed beside it.
+ */
+const script = (load: string, validate: boolean) => `${load}
+const client = createClient({ baseUrl: process.env.TASKLANE_URL${validate ? ', validate: validateResponses' : ''} })
 const main = async () => {
   const task = await client.createTask({ name: 'from a consumer 🚀', tag: 'consumer' })
   const listed = []
@@ -38,34 +42,43 @@ const main = async () => {
 main().catch((error) => { console.error(error); process.exit(1) })
 `
 
-const ESM = script(`import { ApiError, createClient, isApiError } from '@tasklane/client'
-import { validateResponses } from '@tasklane/client/validate'`)
+const ESM = `import { ApiError, createClient, isApiError } from '@tasklane/client'`
+const CJS = `const { ApiError, createClient, isApiError } = require('@tasklane/client')`
 
-const CJS = script(`const { ApiError, createClient, isApiError } = require('@tasklane/client')
-const { validateResponses } = require('@tasklane/client/validate')`)
+/** Each script, by file name: the default entry alone, then with validation. */
+const SCRIPTS = {
+  'esm.mjs': script(ESM, false),
+  'cjs.cjs': script(CJS, false),
+  'esm-validate.mjs': script(
+    `${ESM}\nimport { validateResponses } from '@tasklane/client/validate'`,
+    true,
+  ),
+  'cjs-validate.cjs': script(
+    `${CJS}\nconst { validateResponses } = require('@tasklane/client/validate')`,
+    true,
+  ),
+}
 
-/** Typed use of the whole API surface, compiled by tsc under each module resolution. */
+/** Typed use of the default entry's whole surface, compiled by tsc under each module resolution. */
 const GOOD_TS = `import {
   ApiError,
   createClient,
+  type ErrorBody,
   isTasklaneError,
   type NewTask,
   type Task,
   type TasklaneClient,
   ValidationError,
 } from '@tasklane/client'
-import { validateNewTask, validateResponses } from '@tasklane/client/validate'
 
 const client: TasklaneClient = createClient({
   baseUrl: 'http://127.0.0.1:3000',
   token: () => 'secret',
   retry: { maxRetries: 3, initialDelayMs: 100 },
-  validate: validateResponses,
 })
 
 export async function demo(signal: AbortSignal): Promise<number> {
   const input: NewTask = { name: 'Write docs', tag: 'docs' }
-  if (validateNewTask(input) !== undefined) return -1
   const task: Task = await client.createTask(input, { idempotencyKey: 'k-1', signal })
   const id: number = task.id
   const tag: string | undefined = task.tag
@@ -74,12 +87,38 @@ export async function demo(signal: AbortSignal): Promise<number> {
   try {
     await client.getTask(id, { timeoutMs: 1000, retry: false })
   } catch (error) {
-    if (error instanceof ApiError) return error.status
+    if (error instanceof ApiError) return (error.body as ErrorBody).code
     if (error instanceof ValidationError) return error.path.length
     if (isTasklaneError(error)) return 0
   }
   return tasks.length
 }
+`
+
+/** The validation entry, typed: compiled once the contract and TypeBox are installed. */
+const VALIDATE_TS = `import { createClient, type NewTask } from '@tasklane/client'
+import { validateNewTask, validateResponses } from '@tasklane/client/validate'
+
+const input: NewTask = { name: 'Write docs' }
+export const issue: string | undefined = validateNewTask(input)?.message
+export const client = createClient({ baseUrl: 'http://127.0.0.1:3000', validate: validateResponses })
+`
+
+/** The default entry on Deno, type-checked by Deno itself: a TypeScript consumer program. */
+const DENO_TS = `import { createClient, isApiError, type Task } from '@tasklane/client'
+
+const client = createClient({ baseUrl: Deno.env.get('TASKLANE_URL') ?? '' })
+const task: Task = await client.createTask({ name: 'from Deno 🦕', tag: 'deno' })
+const listed: number[] = []
+for await (const t of client.tasks({ tag: 'deno', pageSize: 1 })) listed.push(t.id)
+const missing = await client.getTask(987654321).catch((e: unknown) => e)
+console.log(JSON.stringify({
+  task,
+  listed,
+  apiError: isApiError(missing),
+  status: isApiError(missing) ? missing.status : 0,
+  message: isApiError(missing) ? missing.message : '',
+}))
 `
 
 const BAD_TS = `import { createClient } from '@tasklane/client'
@@ -118,34 +157,50 @@ const SETUPS = {
   },
 }
 
+/** Bun and Deno: the binaries CI installs from npm (`.ci/run`), or the ones on the PATH. */
+const BUN = process.env.TASKLANE_TEST_BUN || 'bun'
+const DENO = process.env.TASKLANE_TEST_DENO || 'deno'
+const RUNTIME_HINT =
+  'npm install bun deno, then TASKLANE_TEST_BUN / TASKLANE_TEST_DENO (bash .ci/run does)'
+const hasBun = systemHas(`Bun (${BUN})`, commandExists(BUN), RUNTIME_HINT)
+const hasDeno = systemHas(`Deno (${DENO})`, commandExists(DENO), RUNTIME_HINT)
+
+/** What a consumer program printed: the task it made, a listing, and the 404 it caught. */
+function expectConsumerRun(result: Awaited<ReturnType<typeof exec>>, name: string, tag: string) {
+  expect(result.stderr).toBe('')
+  expect(result.code).toBe(0)
+  const output = JSON.parse(result.stdout)
+  expect(output.task).toEqual({ id: expect.any(Number), name, tag })
+  expect(output.listed).toContain(output.task.id)
+  expect(output).toMatchObject({
+    apiError: true,
+    status: 404,
+    message: 'Task 987654321 does not exist.',
+  })
+}
+
 let dir: string
 let server: Awaited<ReturnType<typeof startServer>>
 
-describe('the packed packages, installed with npm outside the repository', {
+const npmInstall = (...specs: string[]) =>
+  exec(dir, 'npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...specs])
+
+describe('the packed client, installed with npm outside the repository', {
   timeout: 180_000,
 }, () => {
   beforeAll(async () => {
-    const { contract, client } = inject('tarballs')
     dir = await mkdtemp(join(tmpdir(), 'tasklane-consumer-'))
     await writeFile(
       join(dir, 'package.json'),
       JSON.stringify({ name: 'consumer', private: true, version: '0.0.0' }),
     )
-    const install = await exec(dir, 'npm', [
-      'install',
-      '--no-audit',
-      '--no-fund',
-      '--loglevel=error',
-      contract,
-      client,
-      'typescript@5',
-      '@types/node@20',
-    ])
+    const install = await npmInstall(inject('tarballs').client, 'typescript@5', '@types/node@20')
     expect(install.stderr + install.stdout).not.toMatch(/ERR!/)
     expect(install.code).toBe(0)
-    await writeFile(join(dir, 'esm.mjs'), ESM)
-    await writeFile(join(dir, 'cjs.cjs'), CJS)
+    for (const [file, text] of Object.entries(SCRIPTS)) await writeFile(join(dir, file), text)
     await writeFile(join(dir, 'good.ts'), GOOD_TS)
+    await writeFile(join(dir, 'validate.ts'), VALIDATE_TS)
+    await writeFile(join(dir, 'deno.ts'), DENO_TS)
     await writeFile(join(dir, 'bad.ts'), BAD_TS)
     server = await startServer()
   }, 240_000)
@@ -156,23 +211,27 @@ describe('the packed packages, installed with npm outside the repository', {
   })
 
   it('ships only dist, README and LICENSE, with no workspace: ranges', async () => {
-    for (const name of ['client', 'contract']) {
-      const { stdout } = await exec(dir, 'tar', ['tzf', inject('tarballs')[name as 'client']])
-      const files = stdout.trim().split('\n').sort()
-      expect(files).toContain('package/README.md')
-      expect(files).toContain('package/LICENSE')
-      expect(files).toContain('package/dist/index.js')
-      expect(
-        files.filter((f) => !/^package\/(dist\/.+|README\.md|LICENSE|package\.json)$/.test(f)),
-      ).toEqual([])
-      const manifest = JSON.parse(
-        await readFile(join(dir, 'node_modules/@tasklane', name, 'package.json'), 'utf8'),
-      )
-      expect(JSON.stringify(manifest)).not.toContain('workspace:')
-      expect(manifest.sideEffects).toBe(false)
-      expect(manifest.exports['.'].import.types).toBe('./dist/index.d.ts')
-      expect(manifest.exports['.'].require.types).toBe('./dist/index.d.cts')
-    }
+    const { stdout } = await exec(dir, 'tar', ['tzf', inject('tarballs').client])
+    const files = stdout.trim().split('\n').sort()
+    expect(files).toContain('package/README.md')
+    expect(files).toContain('package/LICENSE')
+    expect(files).toContain('package/dist/index.js')
+    expect(
+      files.filter((f) => !/^package\/(dist\/.+|README\.md|LICENSE|package\.json)$/.test(f)),
+    ).toEqual([])
+    const manifest = JSON.parse(
+      await readFile(join(dir, 'node_modules/@tasklane/client/package.json'), 'utf8'),
+    )
+    expect(JSON.stringify(manifest)).not.toContain('workspace:')
+    expect(manifest.sideEffects).toBe(false)
+    expect(manifest.exports['.'].import.types).toBe('./dist/index.d.ts')
+    expect(manifest.exports['.'].require.types).toBe('./dist/index.d.cts')
+  })
+
+  it('installs neither the contract nor TypeBox for the default entry', async () => {
+    const installed = await readdir(join(dir, 'node_modules'))
+    expect(installed).not.toContain('@sinclair')
+    expect(await readdir(join(dir, 'node_modules/@tasklane'))).toEqual(['client'])
   })
 
   it.each([
@@ -180,20 +239,7 @@ describe('the packed packages, installed with npm outside the repository', {
     ['CommonJS require', 'cjs.cjs'],
   ])('works with %s against a live server', async (_label, file) => {
     const result = await exec(dir, process.execPath, [file], { TASKLANE_URL: server.url })
-    expect(result.stderr).toBe('')
-    expect(result.code).toBe(0)
-    const output = JSON.parse(result.stdout)
-    expect(output.task).toEqual({
-      id: expect.any(Number),
-      name: 'from a consumer 🚀',
-      tag: 'consumer',
-    })
-    expect(output.listed).toContain(output.task.id)
-    expect(output).toMatchObject({
-      apiError: true,
-      status: 404,
-      message: 'Task 987654321 does not exist.',
-    })
+    expectConsumerRun(result, 'from a consumer 🚀', 'consumer')
   })
 
   it.concurrent.each(Object.entries(SETUPS))(
@@ -221,4 +267,49 @@ describe('the packed packages, installed with npm outside the repository', {
       expect(errors[0]).toMatch(/^bad\.ts\(4,\d+\): error TS(2353|2561): .*'nam'/)
     },
   )
+
+  describe.runIf(hasBun)('on Bun', () => {
+    it('works with ESM import against a live server', async () => {
+      const result = await exec(dir, BUN, ['esm.mjs'], { TASKLANE_URL: server.url })
+      expectConsumerRun(result, 'from a consumer 🚀', 'consumer')
+    })
+  })
+
+  describe.runIf(hasDeno)('on Deno', () => {
+    it('type-checks and runs a TypeScript program against a live server', async () => {
+      const result = await exec(
+        dir,
+        DENO,
+        ['run', '--check', '--allow-net', '--allow-env', 'deno.ts'],
+        { TASKLANE_URL: server.url, NO_COLOR: '1' },
+      )
+      // Deno reports its type check on stderr ("Check deno.ts"); nothing else may be there.
+      result.stderr = result.stderr.replace(/^Check .*\n/gm, '')
+      expectConsumerRun(result, 'from Deno 🦕', 'deno')
+    })
+  })
+
+  describe('with @tasklane/contract and TypeBox installed for @tasklane/client/validate', () => {
+    beforeAll(async () => {
+      const install = await npmInstall(inject('tarballs').contract, '@sinclair/typebox@^0.34')
+      expect(install.stderr + install.stdout).not.toMatch(/ERR!/)
+      expect(install.code).toBe(0)
+    }, 120_000)
+
+    it.each([
+      ['ESM import', 'esm-validate.mjs'],
+      ['CommonJS require', 'cjs-validate.cjs'],
+    ])('validates responses with %s against a live server', async (_label, file) => {
+      const result = await exec(dir, process.execPath, [file], { TASKLANE_URL: server.url })
+      expectConsumerRun(result, 'from a consumer 🚀', 'consumer')
+    })
+
+    it.concurrent.each(Object.entries(SETUPS))('type-checks it under %s', async (name, options) => {
+      const config = `tsconfig.validate.${name.replace(/\W+/g, '-')}.json`
+      await writeFile(join(dir, config), tsconfig(options, ['validate.ts']))
+      const result = await exec(dir, 'node_modules/.bin/tsc', ['-p', config])
+      expect(result.stdout).toBe('')
+      expect(result.code).toBe(0)
+    })
+  })
 })

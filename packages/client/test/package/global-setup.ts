@@ -1,45 +1,40 @@
 import { execFile } from 'node:child_process'
-import { mkdtemp, readdir, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { promisify } from 'node:util'
+import { pack, workspacePackages } from '@tasklane/testing/packages'
 import type { TestProject } from 'vitest/node'
 
 const run = promisify(execFile)
-const ROOT = resolve(import.meta.dirname, '../../../..')
-const PNPM = ['--yes', 'pnpm@10.34.9']
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** Absolute paths of the packed tarballs, as `pnpm publish` would upload them. */
+    /** Absolute paths of the packed tarballs, as the release would upload them. */
     tarballs: { contract: string; client: string }
+    /** The client's tarball unpacked: its dist/ is what an app installs. */
+    clientPackage: string
   }
 }
 
-/** Builds @tasklane/contract and @tasklane/client with tsup, then packs both with pnpm. */
+/**
+ * Packs @tasklane/contract and @tasklane/client once (their prepack builds them) and
+ * unpacks the client: the package tests check what would be published, and a copy taken
+ * now cannot change under them when another project rebuilds dist/ meanwhile.
+ */
 export default async function setup(project: TestProject) {
   const out = await mkdtemp(join(tmpdir(), 'tasklane-packs-'))
-  const packages = ['contract', 'client'] as const
-  for (const name of packages) {
-    await run(join(ROOT, 'packages', name, 'node_modules/.bin/tsup'), [], {
-      cwd: join(ROOT, 'packages', name),
-      env: { ...process.env, NODE_ENV: 'production' },
-    })
-  }
-  // `pnpm pack` applies publishConfig (dist exports) and rewrites workspace: ranges.
-  await Promise.all(
-    packages.map((name) =>
-      run('npx', [...PNPM, 'pack', '--pack-destination', out], {
-        cwd: join(ROOT, 'packages', name),
-      }),
-    ),
-  )
-  const files = await readdir(out)
   const find = (name: string) => {
-    const file = files.find((f) => f.startsWith(`tasklane-${name}-`) && f.endsWith('.tgz'))
-    if (file === undefined) throw new Error(`pnpm pack made no tarball for ${name}: ${files}`)
-    return join(out, file)
+    const found = workspacePackages().find((p) => p.name === name)
+    if (found === undefined) throw new Error(`${name} is not in the workspace`)
+    return found
   }
-  project.provide('tarballs', { contract: find('contract'), client: find('client') })
+  const contract = await pack(find('@tasklane/contract'), 'pnpm', out)
+  const client = await pack(find('@tasklane/client'), 'pnpm', out)
+  const unpacked = join(out, 'client')
+  await mkdir(unpacked)
+  await run('tar', ['xzf', client, '-C', unpacked])
+  project.provide('tarballs', { contract, client })
+  project.provide('clientPackage', join(unpacked, 'package'))
   return () => rm(out, { recursive: true, force: true })
 }

@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises'
-import { resolve } from 'node:path'
+import { join } from 'node:path'
 import { runInNewContext } from 'node:vm'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, inject, it } from 'vitest'
 import * as here from '../../src/index.js'
 
 /** The built CommonJS client evaluated in a separate realm (its own globals and classes). */
 async function otherRealm(): Promise<typeof here> {
-  const code = await readFile(resolve(import.meta.dirname, '../../dist/index.cjs'), 'utf8')
+  const code = await readFile(join(inject('clientPackage'), 'dist/index.cjs'), 'utf8')
   const module = { exports: {} as typeof here }
   runInNewContext(code, { module, exports: module.exports, require: () => ({}) })
   return module.exports

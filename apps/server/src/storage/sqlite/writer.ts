@@ -25,6 +25,8 @@ function startWorker(filename: string): Worker {
   if (import.meta.url.endsWith('.ts')) {
     return new Worker(new URL('./run-typescript.mjs', import.meta.url), {
       workerData: { filename, entry: new URL('./worker.ts', import.meta.url).href },
+      // Workspace packages resolve to their sources here too, as in the thread that starts it.
+      execArgv: [...process.execArgv, '--conditions=@tasklane/source'],
     })
   }
   return new Worker(new URL('./sqlite-worker.js', import.meta.url), { workerData: { filename } })
