@@ -348,7 +348,8 @@ describe('watch() against a real server', () => {
     }
   })
 
-  it('goes on after the server restarts, with no gap', async () => {
+  // Two server processes start from source here: more than the default 5 s on a busy machine.
+  it('goes on after the server restarts, with no gap', { timeout: 60_000 }, async () => {
     const own = await startServer()
     let again: Awaited<ReturnType<typeof startServer>> | undefined
     try {
