@@ -6,7 +6,8 @@ export default defineConfig({
   format: ['esm'],
   platform: 'node',
   target: 'node20',
-  // Overwrite rather than empty dist/: a running test may be starting dist/main.js.
+  // Overwrite rather than empty dist/ (a running test may be starting dist/main.js); the
+  // build that is packed (prepack) starts from an empty dist/, so no stale chunk ships.
   clean: false,
   sourcemap: true,
   // The contract is bundled in, from its TypeScript sources (the "@tasklane/source" export

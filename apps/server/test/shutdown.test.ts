@@ -3,8 +3,8 @@ import { type IncomingMessage, request } from 'node:http'
 import { connect } from 'node:net'
 import type { Task } from '@tasklane/contract'
 import { openConnection, type RawConnection } from '@tasklane/testing/raw-http'
-import SQLite from 'better-sqlite3'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { SQLite } from '../src/storage/sqlite/driver.js'
 import {
   findPnpm,
   isAlive,

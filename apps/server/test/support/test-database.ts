@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import SQLite from 'better-sqlite3'
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
 import pg from 'pg'
 import { openStorage, type StorageConfig } from '../../src/storage/index.js'
 import type { Schema } from '../../src/storage/schema.js'
+import { SQLite } from '../../src/storage/sqlite/driver.js'
 import { POSTGRES_URL } from './postgres.js'
 
 /**

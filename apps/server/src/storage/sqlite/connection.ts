@@ -1,13 +1,13 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
-import SQLite from 'better-sqlite3'
+import { SQLite, type SQLiteDatabase } from './driver.js'
 
 /**
  * Opens an SQLite connection as every connection of the server needs it: WAL, and
  * synchronous=FULL so that a commit reaches the disk before its 201 is sent. Refuses to
  * go on without them. Used by the reading connection and by the writer thread alike.
  */
-export function openConnection(filename: string): SQLite.Database {
+export function openConnection(filename: string): SQLiteDatabase {
   if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true })
   const sqlite = new SQLite(filename)
   try {
