@@ -1,0 +1,184 @@
+import { createClient, type NewTask, type Task, type TasklaneClient } from '@tasklane/client'
+import { byId } from './dom.js'
+import { follow } from './live.js'
+import { messageOf, needsToken } from './messages.js'
+import { beforeOf, newestPage, nextPage, type Pager, pageNumber, previousPage } from './paging.js'
+import { renderTasks } from './task-list.js'
+import { savedToken, saveToken } from './token.js'
+
+/** Tasks a page shows. */
+const PAGE_SIZE = 10
+
+const ui = {
+  tokenSection: byId('token-section', HTMLElement),
+  tokenForm: byId('token-form', HTMLFormElement),
+  tokenInput: byId('token-input', HTMLInputElement),
+  createForm: byId('create-form', HTMLFormElement),
+  createName: byId('create-name', HTMLInputElement),
+  createTag: byId('create-tag', HTMLInputElement),
+  createError: byId('create-error', HTMLParagraphElement),
+  tasksHeading: byId('tasks-heading', HTMLHeadingElement),
+  filterForm: byId('filter-form', HTMLFormElement),
+  filterTag: byId('filter-tag', HTMLInputElement),
+  filterClear: byId('filter-clear', HTMLButtonElement),
+  listState: byId('list-state', HTMLParagraphElement),
+  list: byId('task-list', HTMLOListElement),
+  newest: byId('page-newest', HTMLButtonElement),
+  previous: byId('page-previous', HTMLButtonElement),
+  next: byId('page-next', HTMLButtonElement),
+  pageNumber: byId('page-number', HTMLSpanElement),
+  announcer: byId('announcer', HTMLParagraphElement),
+}
+
+/** Same origin: the page is served by the server whose API it calls. */
+const clientWith = (token: string | undefined): TasklaneClient =>
+  createClient({ baseUrl: location.origin, ...(token === undefined ? {} : { token }) })
+
+let client = clientWith(savedToken())
+let tag: string | undefined
+let pager: Pager = newestPage()
+let shown: Task[] = []
+let hasNext = false
+/** Tasks the feed brought while a later page was shown. */
+let unseen = 0
+let feed: AbortController | undefined
+
+/** Says `text` through the polite live region (new tasks, pages, successes). */
+function announce(text: string): void {
+  ui.announcer.textContent = text
+}
+
+function render(): void {
+  renderTasks(ui.list, shown)
+  const first = pageNumber(pager) === 1
+  ui.newest.disabled = first
+  ui.previous.disabled = first
+  ui.next.disabled = !hasNext
+  ui.pageNumber.textContent = `Page ${pageNumber(pager)}`
+  const filter = tag === undefined ? '' : ` tagged “${tag}”`
+  ui.listState.textContent =
+    shown.length === 0
+      ? `No tasks${filter} yet.`
+      : unseen > 0 && !first
+        ? `${unseen} new ${unseen === 1 ? 'task' : 'tasks'}${filter}: see Newest.`
+        : `Showing ${shown.length} ${shown.length === 1 ? 'task' : 'tasks'}${filter}.`
+}
+
+/** The server wants a token: ask for it, and stop calling until it is given. */
+function askForToken(error: unknown): void {
+  feed?.abort()
+  ui.tokenSection.hidden = false
+  ui.listState.textContent = messageOf(error)
+  announce('This server requires an API token: enter it to see the tasks.')
+  ui.tokenInput.focus()
+}
+
+function failed(error: unknown): void {
+  if (needsToken(error)) return askForToken(error)
+  ui.listState.textContent = `Could not load the tasks: ${messageOf(error)}`
+  announce(ui.listState.textContent)
+}
+
+/** A task the feed or the form brought: shown at the top of page 1 if it matches the filter. */
+function arrived(task: Task, how: 'created' | 'new'): void {
+  if (tag !== undefined && task.tag !== tag) return
+  if (shown.some((t) => t.id === task.id)) return
+  if (pageNumber(pager) === 1) {
+    shown = [task, ...shown].sort((a, b) => b.id - a.id)
+    if (shown.length > PAGE_SIZE) {
+      shown = shown.slice(0, PAGE_SIZE)
+      hasNext = true
+    }
+  } else if (how === 'new') {
+    unseen += 1
+  }
+  render()
+  if (how === 'new') announce(`New task: ${task.name}`)
+}
+
+/** Follows new tasks of the filter from the newest one shown; restarted with the filter or token. */
+function startFeed(after: number): void {
+  feed?.abort()
+  feed = follow(client, { after, tag, onTask: (task) => arrived(task, 'new'), onError: failed })
+}
+
+/** Loads the page `pager` points at; page 1 (re)starts the feed from its newest task. */
+async function load(): Promise<void> {
+  try {
+    const page = await client.listTasks(PAGE_SIZE + 1, {
+      order: 'desc',
+      tag,
+      before: beforeOf(pager),
+    })
+    hasNext = page.length > PAGE_SIZE
+    shown = page.slice(0, PAGE_SIZE)
+    if (pageNumber(pager) === 1) {
+      unseen = 0
+      startFeed(shown[0]?.id ?? 0)
+    }
+    render()
+  } catch (error) {
+    failed(error)
+  }
+}
+
+/** Paging and filtering move the focus to the list's heading, so that it is read next. */
+async function go(to: Pager): Promise<void> {
+  pager = to
+  await load()
+  ui.tasksHeading.focus()
+  announce(`Page ${pageNumber(pager)}: ${ui.listState.textContent}`)
+}
+
+ui.createForm.addEventListener('submit', async (event) => {
+  event.preventDefault()
+  ui.createError.textContent = ''
+  const name = ui.createName.value
+  const newTag = ui.createTag.value
+  const task: NewTask = newTag === '' ? { name } : { name, tag: newTag }
+  try {
+    const created = await client.createTask(task)
+    ui.createName.value = ''
+    ui.createName.removeAttribute('aria-invalid')
+    arrived(created, 'created')
+    announce(`Created task #${created.id}: ${created.name}`)
+  } catch (error) {
+    if (needsToken(error)) return askForToken(error)
+    // The server's own message (role="alert"), tied to the field by aria-describedby.
+    ui.createError.textContent = messageOf(error)
+    ui.createName.setAttribute('aria-invalid', 'true')
+  }
+  ui.createName.focus()
+})
+
+ui.filterForm.addEventListener('submit', (event) => {
+  event.preventDefault()
+  tag = ui.filterTag.value === '' ? undefined : ui.filterTag.value
+  void go(newestPage())
+})
+
+ui.filterClear.addEventListener('click', () => {
+  ui.filterTag.value = ''
+  tag = undefined
+  void go(newestPage())
+})
+
+ui.tokenForm.addEventListener('submit', (event) => {
+  event.preventDefault()
+  saveToken(ui.tokenInput.value)
+  client = clientWith(savedToken())
+  ui.tokenInput.value = ''
+  ui.tokenSection.hidden = true
+  void go(newestPage())
+})
+
+ui.newest.addEventListener('click', () => void go(newestPage()))
+ui.previous.addEventListener('click', () => void go(previousPage(pager)))
+ui.next.addEventListener('click', () => {
+  const last = shown.at(-1)
+  if (last !== undefined) void go(nextPage(pager, last.id))
+})
+
+void load().then(() => {
+  document.documentElement.dataset.ready = 'true'
+})
