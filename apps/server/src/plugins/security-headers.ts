@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import { isDocsPath } from '../http/public-paths.js'
+import { isDocsPath, isWebPagePath } from '../http/public-paths.js'
 import { pathOf } from '../http/raw-request.js'
 
 /** A JSON API: nothing is sniffed, framed, cached or run as a page. */
@@ -36,11 +36,34 @@ const DOCS_HEADERS = {
   'content-security-policy': DOCS_CSP,
 }
 
+/**
+ * The web page (apps/web): its own hashed scripts, styles and images only, no inline
+ * script or style at all; it calls only its own origin. Never framed.
+ */
+export const WEB_CSP = [
+  "default-src 'self'",
+  "base-uri 'none'",
+  "script-src 'self'",
+  "script-src-attr 'none'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ')
+
+/** The API's headers with the page's CSP; its routes set their own Cache-Control. */
+const WEB_HEADERS = { ...API_HEADERS, 'content-security-policy': WEB_CSP }
+
 /** Security headers on every response, errors included, set before anything else runs. */
 export default fp(
   async function securityHeaders(app: FastifyInstance) {
     app.addHook('onRequest', (request, reply, done) => {
-      reply.headers(isDocsPath(pathOf(request.url)) ? DOCS_HEADERS : API_HEADERS)
+      const path = pathOf(request.url)
+      reply.headers(
+        isDocsPath(path) ? DOCS_HEADERS : isWebPagePath(path) ? WEB_HEADERS : API_HEADERS,
+      )
       done()
     })
   },
