@@ -17,7 +17,8 @@ const { 'cache-control': _, ...WEB_SECURITY_HEADERS } = {
   'content-security-policy': WEB_CSP,
 }
 
-const INDEX = '<!doctype html><title>tasklane</title><script type="module" src="/assets/index-AbC123.js"></script>'
+const INDEX =
+  '<!doctype html><title>tasklane</title><script type="module" src="/assets/index-AbC123.js"></script>'
 const SCRIPT = 'document.title = "ready"\n'
 
 /** A built page as `vite build` writes one: index.html and hashed files under assets/. */

@@ -102,8 +102,11 @@ function startFeed(after: number): void {
   feed = follow(client, { after, tag, onTask: (task) => arrived(task, 'new'), onError: failed })
 }
 
-/** Loads the page `pager` points at; page 1 (re)starts the feed from its newest task. */
-async function load(): Promise<void> {
+/**
+ * Loads the page `pager` points at; page 1 (re)starts the feed from its newest task.
+ * False when it failed (and the failure was shown).
+ */
+async function load(): Promise<boolean> {
   try {
     const page = await client.listTasks(PAGE_SIZE + 1, {
       order: 'desc',
@@ -117,15 +120,17 @@ async function load(): Promise<void> {
       startFeed(shown[0]?.id ?? 0)
     }
     render()
+    return true
   } catch (error) {
     failed(error)
+    return false
   }
 }
 
 /** Paging and filtering move the focus to the list's heading, so that it is read next. */
 async function go(to: Pager): Promise<void> {
   pager = to
-  await load()
+  if (!(await load())) return
   ui.tasksHeading.focus()
   announce(`Page ${pageNumber(pager)}: ${ui.listState.textContent}`)
 }
