@@ -74,7 +74,10 @@ function askForToken(error: unknown): void {
 }
 
 function failed(error: unknown): void {
-  if (needsToken(error)) return askForToken(error)
+  if (needsToken(error)) {
+    askForToken(error)
+    return
+  }
   ui.listState.textContent = `Could not load the tasks: ${messageOf(error)}`
   announce(ui.listState.textContent)
 }
@@ -148,7 +151,10 @@ ui.createForm.addEventListener('submit', async (event) => {
     arrived(created, 'created')
     announce(`Created task #${created.id}: ${created.name}`)
   } catch (error) {
-    if (needsToken(error)) return askForToken(error)
+    if (needsToken(error)) {
+      askForToken(error)
+      return
+    }
     // The server's own message (role="alert"), tied to the field by aria-describedby.
     ui.createError.textContent = messageOf(error)
     ui.createName.setAttribute('aria-invalid', 'true')
