@@ -1,34 +1,13 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { systemHas } from '@tasklane/testing/requirements'
+import { CHROMIUM_LAUNCH, checkChromium } from '@tasklane/testing/chromium'
 import { type Browser, chromium, type Page } from 'playwright-core'
 
-/** Debian's Chromium by default (Playwright's own download cannot work here). */
-const CHROMIUM = process.env.TASKLANE_TEST_CHROMIUM || '/usr/bin/chromium'
-
-/** Without it: skipped with one loud line, or a failure under TASKLANE_REQUIRE_ALL=1. */
-export const hasChromium = systemHas(
-  `Chromium (${CHROMIUM})`,
-  existsSync(CHROMIUM),
-  'apt-get install chromium (bash .ci/run does), or set TASKLANE_TEST_CHROMIUM to its path',
-)
+/** Without Chromium: skipped with one loud line, or a failure under TASKLANE_REQUIRE_ALL=1. */
+export const hasChromium = checkChromium()
 
 /** Starts Chromium headless, as the client's browser test does. */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  })
-}
+export const launchChromium = (): Promise<Browser> => chromium.launch(CHROMIUM_LAUNCH)
 
 /** A tab on the page, and every console error and uncaught exception it had. */
 export interface OpenPage {
