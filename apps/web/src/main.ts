@@ -147,7 +147,6 @@ ui.createForm.addEventListener('submit', async (event) => {
   try {
     const created = await client.createTask(task)
     ui.createName.value = ''
-    ui.createName.removeAttribute('aria-invalid')
     arrived(created, 'created')
     announce(`Created task #${created.id}: ${created.name}`)
   } catch (error) {
@@ -155,9 +154,9 @@ ui.createForm.addEventListener('submit', async (event) => {
       askForToken(error)
       return
     }
-    // The server's own message (role="alert"), tied to the field by aria-describedby.
+    // The server's own message (role="alert"), which names the field it refuses; both
+    // fields point at it (aria-describedby).
     ui.createError.textContent = messageOf(error)
-    ui.createName.setAttribute('aria-invalid', 'true')
   }
   ui.createName.focus()
 })

@@ -97,7 +97,13 @@ describe.runIf(hasChromium)('the web page at / in Chromium', { timeout: 60_000 }
     const alert = page.getByRole('alert')
     await alert.filter({ hasText: expected.message }).waitFor()
     expect(await alert.textContent()).toBe(expected.message)
-    expect(await page.getByLabel('Name').getAttribute('aria-invalid')).toBe('true')
+    // The field's description, read with it by a screen reader, is the message.
+    expect(
+      await page.evaluate(() => {
+        const id = document.getElementById('create-name')?.getAttribute('aria-describedby')
+        return document.getElementById(id ?? '')?.textContent
+      }),
+    ).toBe(expected.message)
     expect(await page.getByLabel('Name').inputValue()).toBe(tooLong)
     // Blank names are the server's to refuse too (the form does not validate by itself).
     await page.getByLabel('Name').fill('   ')
@@ -181,11 +187,21 @@ describe.runIf(hasChromium)('the web page at / in Chromium', { timeout: 60_000 }
     )
     expect(await shownNames(page)).toEqual(names.slice(10, 20))
     expect(await pageNumber.textContent()).toBe('Page 2')
+    // A task created meanwhile is counted, not slipped into page 2, and announced.
+    await createTask({ name: 'Page task 24', tag: 'paging' })
+    await page.waitForFunction(() =>
+      document.querySelector('#list-state')?.textContent?.startsWith('1 new task'),
+    )
+    expect(await page.locator('#list-state').textContent()).toBe(
+      '1 new task tagged “paging”: see Newest.',
+    )
+    expect(await page.locator('#announcer').textContent()).toBe('New task: Page task 24')
+    expect(await shownNames(page)).toEqual(names.slice(10, 20))
     await page.getByRole('button', { name: 'Newest' }).click()
     await page.waitForFunction(
       () => document.querySelector('#page-number')?.textContent === 'Page 1',
     )
-    expect(await shownNames(page)).toEqual(names.slice(0, 10))
+    expect(await shownNames(page)).toEqual(['Page task 24', ...names.slice(0, 9)])
     expect(errors).toEqual([])
   })
 
