@@ -42,6 +42,8 @@ let hasNext = false
 /** Tasks the feed brought while a later page was shown. */
 let unseen = 0
 let feed: AbortController | undefined
+/** Loads started: only the latest one's answer is shown. */
+let loads = 0
 
 /** Says `text` through the polite live region (new tasks, pages, successes). */
 function announce(text: string): void {
@@ -73,12 +75,13 @@ function askForToken(error: unknown): void {
   ui.tokenInput.focus()
 }
 
-function failed(error: unknown): void {
+/** Shows why the list or the feed failed: `what` stopped working, and the reason. */
+function failed(error: unknown, what: string): void {
   if (needsToken(error)) {
     askForToken(error)
     return
   }
-  ui.listState.textContent = `Could not load the tasks: ${messageOf(error)}`
+  ui.listState.textContent = `${what}: ${messageOf(error)}`
   announce(ui.listState.textContent)
 }
 
@@ -102,7 +105,12 @@ function arrived(task: Task, how: 'created' | 'new'): void {
 /** Follows new tasks of the filter from the newest one shown; restarted with the filter or token. */
 function startFeed(after: number): void {
   feed?.abort()
-  feed = follow(client, { after, tag, onTask: (task) => arrived(task, 'new'), onError: failed })
+  feed = follow(client, {
+    after,
+    tag,
+    onTask: (task) => arrived(task, 'new'),
+    onError: (error) => failed(error, 'Live updates stopped'),
+  })
 }
 
 /**
@@ -110,12 +118,15 @@ function startFeed(after: number): void {
  * False when it failed (and the failure was shown).
  */
 async function load(): Promise<boolean> {
+  const mine = ++loads
   try {
     const page = await client.listTasks(PAGE_SIZE + 1, {
       order: 'desc',
       tag,
       before: beforeOf(pager),
     })
+    // A later click asked for another page meanwhile: that one is shown.
+    if (mine !== loads) return false
     hasNext = page.length > PAGE_SIZE
     shown = page.slice(0, PAGE_SIZE)
     if (pageNumber(pager) === 1) {
@@ -125,7 +136,7 @@ async function load(): Promise<boolean> {
     render()
     return true
   } catch (error) {
-    failed(error)
+    if (mine === loads) failed(error, 'Could not load the tasks')
     return false
   }
 }
