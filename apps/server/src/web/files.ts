@@ -45,7 +45,9 @@ export async function readWebPage(root: string): Promise<WebPage | undefined> {
   const names = await readdir(join(root, 'assets')).catch(() => [])
   const assets = new Map<string, WebFile>()
   for (const name of names) {
-    assets.set(name, webFile(name, await readFile(join(root, 'assets', name))))
+    // Gone since the listing: a build replacing the page right now; the next start has it.
+    const body = await readFile(join(root, 'assets', name)).catch(() => undefined)
+    if (body !== undefined) assets.set(name, webFile(name, body))
   }
   return { index: webFile('index.html', index), assets }
 }
