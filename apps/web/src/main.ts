@@ -1,34 +1,13 @@
 import { createClient, type NewTask, type Task, type TasklaneClient } from '@tasklane/client'
-import { byId } from './dom.js'
+import { ui } from './dom.js'
 import { follow } from './live.js'
 import { messageOf, needsToken } from './messages.js'
 import { beforeOf, newestPage, nextPage, type Pager, pageNumber, previousPage } from './paging.js'
-import { renderTasks } from './task-list.js'
+import { describeList, renderTasks } from './task-list.js'
 import { savedToken, saveToken } from './token.js'
 
 /** Tasks a page shows. */
 const PAGE_SIZE = 10
-
-const ui = {
-  tokenSection: byId('token-section', HTMLElement),
-  tokenForm: byId('token-form', HTMLFormElement),
-  tokenInput: byId('token-input', HTMLInputElement),
-  createForm: byId('create-form', HTMLFormElement),
-  createName: byId('create-name', HTMLInputElement),
-  createTag: byId('create-tag', HTMLInputElement),
-  createError: byId('create-error', HTMLParagraphElement),
-  tasksHeading: byId('tasks-heading', HTMLHeadingElement),
-  filterForm: byId('filter-form', HTMLFormElement),
-  filterTag: byId('filter-tag', HTMLInputElement),
-  filterClear: byId('filter-clear', HTMLButtonElement),
-  listState: byId('list-state', HTMLParagraphElement),
-  list: byId('task-list', HTMLOListElement),
-  newest: byId('page-newest', HTMLButtonElement),
-  previous: byId('page-previous', HTMLButtonElement),
-  next: byId('page-next', HTMLButtonElement),
-  pageNumber: byId('page-number', HTMLSpanElement),
-  announcer: byId('announcer', HTMLParagraphElement),
-}
 
 /** Same origin: the page is served by the server whose API it calls. */
 const clientWith = (token: string | undefined): TasklaneClient =>
@@ -57,13 +36,7 @@ function render(): void {
   ui.previous.disabled = first
   ui.next.disabled = !hasNext
   ui.pageNumber.textContent = `Page ${pageNumber(pager)}`
-  const filter = tag === undefined ? '' : ` tagged “${tag}”`
-  ui.listState.textContent =
-    shown.length === 0
-      ? `No tasks${filter} yet.`
-      : unseen > 0 && !first
-        ? `${unseen} new ${unseen === 1 ? 'task' : 'tasks'}${filter}: see Newest.`
-        : `Showing ${shown.length} ${shown.length === 1 ? 'task' : 'tasks'}${filter}.`
+  ui.listState.textContent = describeList({ shown: shown.length, tag, unseen, first })
 }
 
 /** The server wants a token: ask for it, and stop calling until it is given. */

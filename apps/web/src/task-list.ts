@@ -25,3 +25,22 @@ function item(task: Task): HTMLLIElement {
 export function renderTasks(list: HTMLOListElement, tasks: readonly Task[]): void {
   list.replaceChildren(...tasks.map(item))
 }
+
+/** What the list shows, in words: its count, the filter, or the new tasks waiting on page 1. */
+export function describeList({
+  shown,
+  tag,
+  unseen,
+  first,
+}: {
+  shown: number
+  tag: string | undefined
+  unseen: number
+  first: boolean
+}): string {
+  const filter = tag === undefined ? '' : ` tagged “${tag}”`
+  if (shown === 0) return `No tasks${filter} yet.`
+  if (unseen > 0 && !first)
+    return `${unseen} new ${unseen === 1 ? 'task' : 'tasks'}${filter}: see Newest.`
+  return `Showing ${shown} ${shown === 1 ? 'task' : 'tasks'}${filter}.`
+}
