@@ -289,23 +289,15 @@ describe.runIf(hasChromium)('the web page at / in Chromium', { timeout: 60_000 }
       expect(response.headers.get('content-security-policy')).toBe(csp)
     }
   })
-})
 
-describe.runIf(hasChromium)(
-  'the web page of a server with an API token',
-  { timeout: 60_000 },
-  () => {
+  describe('on a server with an API token', () => {
     let guarded: PageServer
 
     beforeAll(async () => {
-      ;[browser, guarded] = await Promise.all([
-        launchChromium(),
-        startServer({ apiToken: 'open-sesame' }),
-      ])
+      guarded = await startServer({ apiToken: 'open-sesame' })
     }, 90_000)
 
     afterAll(async () => {
-      await browser?.close()
       await guarded?.close()
     })
 
@@ -334,5 +326,5 @@ describe.runIf(hasChromium)(
         expect.stringMatching(/^console: Failed to load resource: .* 401 \(Unauthorized\)$/),
       ])
     })
-  },
-)
+  })
+})
