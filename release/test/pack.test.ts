@@ -86,6 +86,18 @@ describe('the publishable packages', () => {
     )
   })
 
+  it.each(TOOLS)('include the built web page in the server packed by %s', (tool) => {
+    const { report } = packed[tool].get('@tasklane/server') ?? expect.unreachable()
+    expect(report.files).toContain('dist/web/index.html')
+    const assets = report.files.filter((f) => f.startsWith('dist/web/assets/'))
+    expect(assets).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^dist\/web\/assets\/index-[\w-]+\.js$/),
+        expect.stringMatching(/^dist\/web\/assets\/index-[\w-]+\.css$/),
+      ]),
+    )
+  })
+
   it('name no workspace: range in their package.json, so npm pack cannot ship one', () => {
     for (const p of packages) expect(JSON.stringify(p.manifest)).not.toContain('workspace:')
   })

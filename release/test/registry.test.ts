@@ -141,6 +141,18 @@ describe('a release to a real registry (Verdaccio), installed as a user would', 
     expect(existsSync(join(serverHome, 'data/tasklane.db'))).toBe(true)
   }, 180_000)
 
+  it('the server from the registry serves the web page at / and its hashed files', async () => {
+    const page = await fetch(`${server.url}/`)
+    expect(page.status).toBe(200)
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8')
+    const script = /<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"/.exec(
+      await page.text(),
+    )?.[1]
+    const asset = await fetch(`${server.url}${script ?? expect.unreachable()}`)
+    expect(asset.status).toBe(200)
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+  })
+
   it('npm install @tasklane/client installs the client alone: no contract, no TypeBox', async () => {
     const install = await run(app, 'npm', ['install', '@tasklane/client', 'typescript@5'])
     expect(install.code, install.stderr).toBe(0)

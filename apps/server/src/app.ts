@@ -15,9 +15,11 @@ import requestIdPlugin, { REQUEST_ID_HEADER, requestId } from './plugins/request
 import requestLog, { REDACTED_PATHS } from './plugins/request-log.js'
 import securityHeaders, { API_HEADERS } from './plugins/security-headers.js'
 import strictParams from './plugins/strict-params.js'
+import webPage from './plugins/web-page.js'
 import { type Settings, SettingsSchema } from './settings.js'
 import type { Storage } from './storage/index.js'
 import { taskRoutes } from './tasks/routes.js'
+import { defaultWebRoot } from './web/root.js'
 
 /** Request bodies above this many bytes get 413. */
 export const BODY_LIMIT = 64 * 1024
@@ -36,6 +38,8 @@ export interface AppOptions {
   readonly headersTimeoutMs?: number
   /** Interval of the change feed's keep-alive comments (default 10 s; tests shorten it). */
   readonly keepAliveMs?: number
+  /** Where the built web page is (index.html and assets/); default: beside the server's build. */
+  readonly webRoot?: string
 }
 
 /** Builds the whole application from its plugins; it never listens (main.ts does, tests may inject). */
@@ -46,6 +50,7 @@ export async function buildApp({
   requestTimeoutMs = 30_000,
   headersTimeoutMs = 10_000,
   keepAliveMs,
+  webRoot = defaultWebRoot(),
 }: AppOptions): Promise<FastifyInstance> {
   // Defaults come from the settings schema, whoever builds the app.
   const settings = { ...(Value.Create(SettingsSchema) as Settings), ...given }
@@ -139,5 +144,6 @@ export async function buildApp({
     onSubscribers: app.metrics.feed.onSubscribers,
     features,
   })
+  await app.register(webPage, { root: webRoot })
   return app
 }

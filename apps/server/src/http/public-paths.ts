@@ -9,13 +9,25 @@ export function isDocsPath(path: string): boolean {
   return path === DOCS_PATH || path.startsWith(`${DOCS_PATH}/`)
 }
 
-/** Routes anyone may call, whatever the API token: probes, the API description and its page. */
+/** Where the web page's hashed files are served (`/assets/index-B7j13NkJ.css`). */
+export const WEB_ASSETS_PATH = '/assets/'
+
+/** The web page (`/`) and its files (`/assets/…`). */
+export function isWebPagePath(path: string): boolean {
+  return path === '/' || path.startsWith(WEB_ASSETS_PATH)
+}
+
+/**
+ * Routes anyone may call, whatever the API token: probes, the API description and its
+ * page, and the web page with its files (the page asks for the token the API needs).
+ */
 export function isPublic(request: FastifyRequest): boolean {
   const path = pathOf(request.url)
   return (
     request.method === 'OPTIONS' ||
     path.startsWith('/health/') ||
     path === '/openapi.json' ||
-    isDocsPath(path)
+    isDocsPath(path) ||
+    isWebPagePath(path)
   )
 }

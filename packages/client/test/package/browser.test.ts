@@ -1,22 +1,14 @@
-import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
-import { systemHas } from '@tasklane/testing/requirements'
+import { CHROMIUM_LAUNCH, checkChromium } from '@tasklane/testing/chromium'
 import { type Browser, chromium, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { startServer } from '../server.js'
 
-/** Debian's Chromium by default (Playwright's own download cannot work here). */
-const CHROMIUM = process.env.TASKLANE_TEST_CHROMIUM || '/usr/bin/chromium'
-
 // Without it: skipped with one loud line, or a failure under TASKLANE_REQUIRE_ALL=1.
-const hasChromium = systemHas(
-  `Chromium (${CHROMIUM})`,
-  existsSync(CHROMIUM),
-  'apt-get install chromium (bash .ci/run does), or set TASKLANE_TEST_CHROMIUM to its path',
-)
+const hasChromium = checkChromium()
 
 /** The page: imports the built ESM client and exposes one scenario to the test. */
 const PAGE = `<!doctype html>
@@ -107,19 +99,7 @@ describe.runIf(hasChromium)(
   () => {
     beforeAll(async () => {
       site = await servePage()
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      })
+      browser = await chromium.launch(CHROMIUM_LAUNCH)
       page = await browser.newPage()
       await page.goto(`${site.origin}/`)
       await page.waitForFunction(() => document.title === 'ready')

@@ -1,0 +1,330 @@
+import { writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { hasChromium, launchChromium, openPage, seriousViolations } from './support/browser.js'
+import { type PageServer, startServer } from './support/server.js'
+
+interface Task {
+  id: number
+  name: string
+  tag?: string
+}
+
+let browser: Browser
+let server: PageServer
+
+/** Creates a task through the API, as another user of the server would. */
+async function createTask(task: { name: string; tag?: string }): Promise<Task> {
+  const response = await fetch(`${server.url}/task`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(task),
+  })
+  expect(response.status).toBe(201)
+  return (await response.json()) as Task
+}
+
+/** What the server answers to a task it refuses, asked directly. */
+async function refusal(task: { name: string }): Promise<{ code: number; message: string }> {
+  const response = await fetch(`${server.url}/task`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(task),
+  })
+  expect(response.status).toBe(400)
+  return (await response.json()) as { code: number; message: string }
+}
+
+/** The names the list shows, top to bottom. */
+const shownNames = (page: Page) =>
+  page.$$eval('#task-list .name', (names) => names.map((name) => name.textContent))
+
+/** Waits until the list shows a task of this name. */
+const waitForTask = (page: Page, name: string) =>
+  page.waitForFunction(
+    (wanted) =>
+      [...document.querySelectorAll('#task-list .name')].some((e) => e.textContent === wanted),
+    name,
+    { timeout: 15_000 },
+  )
+
+/** Applies the tag filter from the form. */
+async function filterBy(page: Page, tag: string): Promise<void> {
+  await page.getByLabel('Filter by tag').fill(tag)
+  await page.getByRole('button', { name: 'Filter', exact: true }).click()
+  await page.waitForFunction(
+    (wanted) => document.querySelector('#list-state')?.textContent?.includes(`“${wanted}”`),
+    tag,
+  )
+}
+
+describe.runIf(hasChromium)('the web page at / in Chromium', { timeout: 60_000 }, () => {
+  beforeAll(async () => {
+    ;[browser, server] = await Promise.all([launchChromium(), startServer()])
+  }, 90_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await server?.close()
+  })
+
+  it('creates a task through the form and shows it at the top of the list', async () => {
+    const { page, errors } = await openPage(browser, server.url)
+    await createTask({ name: 'an older task' })
+    await page.getByLabel('Name').fill('Water the plants 🌱')
+    await page.getByLabel('Tag (optional)').fill('home')
+    await page.getByRole('button', { name: 'Add task' }).click()
+    await waitForTask(page, 'Water the plants 🌱')
+    expect((await shownNames(page))[0]).toBe('Water the plants 🌱')
+    const item = page.locator('#task-list li').first()
+    expect(await item.locator('.tag').textContent()).toBe('home')
+    expect(await page.getByLabel('Name').inputValue()).toBe('')
+    expect(await page.locator('#announcer').textContent()).toMatch(
+      /^Created task #\d+: Water the plants 🌱$/,
+    )
+    expect(errors).toEqual([])
+  })
+
+  it('shows the server’s own validation message, and keeps what was typed', async () => {
+    const { page, errors } = await openPage(browser, server.url)
+    const tooLong = 'x'.repeat(201)
+    const expected = await refusal({ name: tooLong })
+    expect(expected.message).toBe('Field "name" must be at most 200 characters long.')
+    await page.getByLabel('Name').fill(tooLong)
+    await page.getByRole('button', { name: 'Add task' }).click()
+    const alert = page.getByRole('alert')
+    await alert.filter({ hasText: expected.message }).waitFor()
+    expect(await alert.textContent()).toBe(expected.message)
+    // The field's description, read with it by a screen reader, is the message.
+    expect(
+      await page.evaluate(() => {
+        const id = document.getElementById('create-name')?.getAttribute('aria-describedby')
+        return document.getElementById(id ?? '')?.textContent
+      }),
+    ).toBe(expected.message)
+    expect(await page.getByLabel('Name').inputValue()).toBe(tooLong)
+    // Blank names are the server's to refuse too (the form does not validate by itself).
+    await page.getByLabel('Name').fill('   ')
+    await page.getByRole('button', { name: 'Add task' }).click()
+    const blank = await refusal({ name: '   ' })
+    await alert.filter({ hasText: blank.message }).waitFor()
+    expect(await alert.textContent()).toBe(blank.message)
+    expect(await seriousViolations(page)).toEqual([])
+    // Chromium itself logs each refused request; the page logs nothing.
+    expect(errors).toEqual([
+      expect.stringMatching(/^console: Failed to load resource: .* 400 \(Bad Request\)$/),
+      expect.stringMatching(/^console: Failed to load resource: .* 400 \(Bad Request\)$/),
+    ])
+  })
+
+  it('shows a task that someone else creates, live, and announces it', async () => {
+    const watcher = await openPage(browser, server.url)
+    const creator = await openPage(browser, server.url)
+    await filterBy(watcher.page, 'live')
+    await creator.page.getByLabel('Name').fill('Seen from the other tab')
+    await creator.page.getByLabel('Tag (optional)').fill('live')
+    await creator.page.getByRole('button', { name: 'Add task' }).click()
+    await waitForTask(watcher.page, 'Seen from the other tab')
+    expect(await watcher.page.locator('#announcer').textContent()).toBe(
+      'New task: Seen from the other tab',
+    )
+    // One not matching the filter is not shown.
+    await createTask({ name: 'Not live', tag: 'other' })
+    await createTask({ name: 'Live again', tag: 'live' })
+    await waitForTask(watcher.page, 'Live again')
+    expect(await shownNames(watcher.page)).toEqual(['Live again', 'Seen from the other tab'])
+    expect([...watcher.errors, ...creator.errors]).toEqual([])
+  })
+
+  it('filters by tag, and shows all again', async () => {
+    await createTask({ name: 'Buy milk', tag: 'shopping' })
+    await createTask({ name: 'Fix the bike', tag: 'garage' })
+    await createTask({ name: 'Buy bread', tag: 'shopping' })
+    const { page, errors } = await openPage(browser, server.url)
+    await filterBy(page, 'shopping')
+    expect(await shownNames(page)).toEqual(['Buy bread', 'Buy milk'])
+    await page.getByRole('button', { name: 'Show all' }).click()
+    await waitForTask(page, 'Fix the bike')
+    expect((await shownNames(page)).slice(0, 3)).toEqual(['Buy bread', 'Fix the bike', 'Buy milk'])
+    await filterBy(page, 'no such tag')
+    expect(await shownNames(page)).toEqual([])
+    expect(await page.locator('#list-state').textContent()).toBe(
+      'No tasks tagged “no such tag” yet.',
+    )
+    expect(errors).toEqual([])
+  })
+
+  it('pages through more tasks than a page holds, newest first, next and previous', async () => {
+    const created: Task[] = []
+    for (let i = 1; i <= 23; i += 1)
+      created.push(await createTask({ name: `Page task ${i}`, tag: 'paging' }))
+    const names = created.map((t) => t.name).reverse()
+    const { page, errors } = await openPage(browser, server.url)
+    await filterBy(page, 'paging')
+    const next = page.getByRole('button', { name: 'Next page' })
+    const previous = page.getByRole('button', { name: 'Previous page' })
+    const pageNumber = page.locator('#page-number')
+    expect(await shownNames(page)).toEqual(names.slice(0, 10))
+    expect(await previous.isDisabled()).toBe(true)
+    await next.click()
+    await page.waitForFunction(
+      () => document.querySelector('#page-number')?.textContent === 'Page 2',
+    )
+    expect(await shownNames(page)).toEqual(names.slice(10, 20))
+    await next.click()
+    await page.waitForFunction(
+      () => document.querySelector('#page-number')?.textContent === 'Page 3',
+    )
+    expect(await shownNames(page)).toEqual(names.slice(20))
+    expect(await next.isDisabled()).toBe(true)
+    // The focus moves to the list's heading, not lost on a button that became disabled.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('tasks-heading')
+    await previous.click()
+    await page.waitForFunction(
+      () => document.querySelector('#page-number')?.textContent === 'Page 2',
+    )
+    expect(await shownNames(page)).toEqual(names.slice(10, 20))
+    expect(await pageNumber.textContent()).toBe('Page 2')
+    // A task created meanwhile is counted, not slipped into page 2, and announced.
+    await createTask({ name: 'Page task 24', tag: 'paging' })
+    await page.waitForFunction(() =>
+      document.querySelector('#list-state')?.textContent?.startsWith('1 new task'),
+    )
+    expect(await page.locator('#list-state').textContent()).toBe(
+      '1 new task tagged “paging”: see Newest.',
+    )
+    expect(await page.locator('#announcer').textContent()).toBe('New task: Page task 24')
+    expect(await shownNames(page)).toEqual(names.slice(10, 20))
+    await page.getByRole('button', { name: 'Newest' }).click()
+    await page.waitForFunction(
+      () => document.querySelector('#page-number')?.textContent === 'Page 1',
+    )
+    expect(await shownNames(page)).toEqual(['Page task 24', ...names.slice(0, 9)])
+    expect(errors).toEqual([])
+  })
+
+  it('creates a task with the keyboard alone: Tab to the field, type, Enter', async () => {
+    const { page, errors } = await openPage(browser, server.url)
+    const focusOrder: string[] = []
+    for (let i = 0; i < 7; i += 1) {
+      await page.keyboard.press('Tab')
+      focusOrder.push(
+        await page.evaluate(() => {
+          const e = document.activeElement as HTMLElement
+          return e.id || e.textContent?.trim() || e.tagName
+        }),
+      )
+    }
+    expect(focusOrder).toEqual([
+      'Skip to the tasks',
+      'create-name',
+      'create-tag',
+      'Add task',
+      'filter-tag',
+      'Filter',
+      'filter-clear',
+    ])
+    await page.keyboard.press('Shift+Tab')
+    await page.keyboard.press('Shift+Tab')
+    await page.keyboard.press('Shift+Tab')
+    await page.keyboard.press('Shift+Tab')
+    await page.keyboard.press('Shift+Tab')
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('create-name')
+    await page.keyboard.type('Typed, never clicked')
+    await page.keyboard.press('Enter')
+    await waitForTask(page, 'Typed, never clicked')
+    expect((await shownNames(page))[0]).toBe('Typed, never clicked')
+    // The focus stays in the field, ready for the next task.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('create-name')
+    expect(errors).toEqual([])
+  })
+
+  it('has no serious or critical axe-core violation, with tasks listed', async () => {
+    for (const task of [
+      { name: 'Plan the sprint review', tag: 'team' },
+      { name: 'Write the release notes for 1.1', tag: 'docs' },
+      { name: 'Answer the customer about the export' },
+      { name: 'Review the pull request on paging', tag: 'code' },
+    ]) {
+      await createTask(task)
+    }
+    const { page, errors } = await openPage(browser, server.url)
+    await page.setViewportSize({ width: 900, height: 720 })
+    expect((await shownNames(page))[0]).toBe('Review the pull request on paging')
+    expect(await seriousViolations(page)).toEqual([])
+    // A screenshot of the real page (pnpm --filter @tasklane/web screenshot writes the README's).
+    const path = process.env.TASKLANE_SCREENSHOT || join(tmpdir(), 'tasklane-web-page.png')
+    const png = await page.screenshot({ fullPage: true })
+    expect(png.subarray(1, 4).toString()).toBe('PNG')
+    writeFileSync(path, png)
+    expect(errors).toEqual([])
+  })
+
+  it('serves / and its hashed files under the page CSP, cached as they should be', async () => {
+    const index = await fetch(`${server.url}/`)
+    const html = await index.text()
+    expect(index.headers.get('content-type')).toBe('text/html; charset=utf-8')
+    expect(index.headers.get('cache-control')).toBe('no-cache')
+    const csp = index.headers.get('content-security-policy')
+    expect(csp).toContain("script-src 'self'")
+    expect(csp).toContain("style-src 'self'")
+    expect(csp).toContain("frame-ancestors 'none'")
+    expect(index.headers.get('x-frame-options')).toBe('DENY')
+    // No inline script or style: every script and stylesheet is a hashed file.
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/)
+    expect(html).not.toMatch(/<style|style=/)
+    const assets = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1])
+    expect(assets).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^\/assets\/index-[\w-]+\.js$/),
+        expect.stringMatching(/^\/assets\/index-[\w-]+\.css$/),
+      ]),
+    )
+    for (const asset of assets) {
+      const response = await fetch(`${server.url}${asset}`)
+      expect(response.status).toBe(200)
+      expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+      expect(response.headers.get('content-security-policy')).toBe(csp)
+    }
+  })
+
+  describe('on a server with an API token', () => {
+    let guarded: PageServer
+
+    beforeAll(async () => {
+      guarded = await startServer({ apiToken: 'open-sesame' })
+    }, 90_000)
+
+    afterAll(async () => {
+      await guarded?.close()
+    })
+
+    it('asks for the token, then lists and creates with it', async () => {
+      const { page, errors } = await openPage(browser, guarded.url)
+      const token = page.getByRole('textbox', { name: 'Token' })
+      expect(await token.isVisible()).toBe(true)
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('token-input')
+      await token.fill('wrong')
+      await page.keyboard.press('Enter')
+      await page.waitForFunction(() => document.activeElement?.id === 'token-input')
+      expect(await page.locator('#list-state').textContent()).toBe(
+        'The bearer token in the Authorization header is not valid.',
+      )
+      await token.fill('open-sesame')
+      await page.keyboard.press('Enter')
+      await page.waitForFunction(
+        () => document.querySelector('#list-state')?.textContent === 'No tasks yet.',
+      )
+      expect(await token.isVisible()).toBe(false)
+      await page.getByLabel('Name').fill('Behind the token')
+      await page.getByRole('button', { name: 'Add task' }).click()
+      await waitForTask(page, 'Behind the token')
+      expect(errors).toEqual([
+        expect.stringMatching(/^console: Failed to load resource: .* 401 \(Unauthorized\)$/),
+        expect.stringMatching(/^console: Failed to load resource: .* 401 \(Unauthorized\)$/),
+      ])
+    })
+  })
+})
