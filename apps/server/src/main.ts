@@ -65,6 +65,11 @@ main().catch((error: unknown) => {
     console.error(error.message)
     process.exit(2)
   }
+  // The database cannot be opened (a full disk, say): one line naming it and the cause.
+  if (error instanceof Error && error.name === 'StorageOpenError') {
+    console.error(error.message)
+    process.exit(1)
+  }
   console.error(error)
   process.exit(1)
 })

@@ -86,6 +86,7 @@ describe.runIf(onPostgres)('migrations when several instances start at once', ()
           '0001-create-tasks',
           '0002-create-idempotency-keys',
           '0003-limit-task-ids',
+          '0004-create-write-probe',
         ])
         await Promise.all(storages.map((storage) => storage.close()))
       } finally {
