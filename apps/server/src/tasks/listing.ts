@@ -1,10 +1,10 @@
 import { Readable } from 'node:stream'
-import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { ListTasksQuery, Task } from '@tasklane/contract'
 import type { FastifyReply } from 'fastify'
 import { TooManyStreamsError } from '../errors.js'
 import type { ListFilter, Storage } from '../storage/index.js'
 import { type Format, PageCache } from './page-cache.js'
+import { TurnBudget } from './turn-budget.js'
 
 /** Pages up to this size are built in memory; larger ones and the full list are streamed. */
 const BUFFERED_PAGE_MAX = 1000
@@ -21,6 +21,9 @@ const STREAM_CHUNK = 250
  * event loop with chunks nobody takes yet.
  */
 const STREAM_OPTIONS = { objectMode: true, highWaterMark: 1 }
+
+/** Chunks read in one turn of the event loop, by all streams together. */
+const CHUNKS_PER_TURN = 4
 
 /** The media type of one JSON Task per line. */
 export const NDJSON = 'application/x-ndjson'
@@ -47,11 +50,12 @@ function nextLink({ limit, after, before, tag, order }: ListTasksQuery, lastId: 
  * Every task matching the filter (at most `limit`), as a series of short queries of
  * `chunk` rows each. No cursor stays open between chunks, so a slow reader never holds
  * the connection that other requests need, and stopping early releases nothing but
- * this generator. It gives the event loop a turn between chunks, so that many streams
- * share the server fairly with every other request.
+ * this generator. Each chunk waits for its share of the event loop (`budget`), so that
+ * many streams share the server fairly with every other request.
  */
 async function* taskChunks(
   storage: Storage,
+  budget: TurnBudget,
   filter: ListFilter,
   limit = Number.POSITIVE_INFINITY,
 ): AsyncGenerator<Task[]> {
@@ -59,7 +63,7 @@ async function* taskChunks(
   let remaining = limit
   while (remaining > 0) {
     const size = Math.min(STREAM_CHUNK, remaining)
-    await nextTurn()
+    await budget.take()
     const tasks = await storage.listTasks(cursor, size)
     if (tasks.length > 0) yield tasks
     if (tasks.length < size) return
@@ -112,6 +116,7 @@ export function createListing(storage: Storage, { maxStreams = 100 }: { maxStrea
   const pages = new PageCache()
   /** Listings being streamed now. */
   let streams = 0
+  const budget = new TurnBudget(CHUNKS_PER_TURN)
   /** An id known to be committed, hence every smaller one too: it only grows. */
   let committed = 0
 
@@ -175,7 +180,7 @@ export function createListing(storage: Storage, { maxStreams = 100 }: { maxStrea
         reply.header('Link', nextLink(query, lastId))
       }
     }
-    const chunks = taskChunks(storage, filter, limit)
+    const chunks = taskChunks(storage, budget, filter, limit)
     const text = format === 'json' ? jsonArray(chunks) : ndjsonLines(chunks)
     return reply.send(Readable.from(text, STREAM_OPTIONS))
   }
