@@ -7,9 +7,10 @@ import { onPostgres } from './support/test-database.js'
 // SQLite only: PostgreSQL has no writer thread.
 describe.skipIf(onPostgres)('the SQLite writer thread dies', () => {
   let server: TestServer
+  const log: Record<string, unknown>[] = []
 
   beforeAll(async () => {
-    server = await startServer()
+    server = await startServer({ log })
   })
 
   afterAll(async () => {
@@ -32,15 +33,25 @@ describe.skipIf(onPostgres)('the SQLite writer thread dies', () => {
     await expectError(after, 503, 'The database is not reachable; retry the request shortly.')
     expect(after.headers.get('retry-after')).toBe('1')
     expect((await get(server, '/health/ready')).status).toBe(503)
-    for (const response of await Promise.all(inFlight)) expect([201, 503]).toContain(response.status)
+    for (const response of await Promise.all(inFlight))
+      expect([201, 503]).toContain(response.status)
 
     // A new thread is started after a short backoff; readiness turns green by itself.
-    await vi.waitFor(
-      async () => expect((await get(server, '/health/ready')).status).toBe(200),
-      { timeout: 10_000, interval: 100 },
-    )
+    await vi.waitFor(async () => expect((await get(server, '/health/ready')).status).toBe(200), {
+      timeout: 10_000,
+      interval: 100,
+    })
     expect(storage.writerThread()).not.toBe(thread)
     const created = await postJson(server, { name: 'after' })
     expect(created.status).toBe(201)
+
+    // The death and the return are logged, once each.
+    const messages = log.map((line) => line.msg as string)
+    expect(
+      messages.filter((msg) =>
+        /^The SQLite writer thread stopped \(.+\); restarting it in \d+ ms\.$/.test(msg),
+      ),
+    ).toHaveLength(1)
+    expect(messages.filter((msg) => msg === 'The SQLite writer thread is back.')).toHaveLength(1)
   })
 })

@@ -30,7 +30,14 @@ export default fp(
         within(storage.ping(), timeoutMs),
         within(storage.writable(), timeoutMs),
       ])
-      if (!reads || !writes) throw new DatabaseUnavailableError()
+      if (!reads || !writes) {
+        const failed = [reads ? [] : 'answer a read', writes ? [] : 'commit a probe write'].flat()
+        throw new DatabaseUnavailableError({
+          cause: new Error(
+            `Not ready: the database did not ${failed.join(' or ')} within ${timeoutMs} ms.`,
+          ),
+        })
+      }
       return { status: 'ok' }
     })
   },

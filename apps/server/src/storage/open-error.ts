@@ -21,9 +21,8 @@ export class StorageOpenError extends Error {
   constructor(config: StorageConfig, cause: unknown) {
     const code = (cause as { code?: unknown })?.code
     const why = cause instanceof Error ? cause.message : String(cause)
-    super(
-      `Cannot open ${place(config)}: ${why}${typeof code === 'string' ? ` (${code})` : ''}`,
-      { cause },
-    )
+    super(`Cannot open ${place(config)}: ${why}${typeof code === 'string' ? ` (${code})` : ''}`, {
+      cause,
+    })
   }
 }

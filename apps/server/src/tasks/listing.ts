@@ -112,7 +112,10 @@ function body(format: Format, text: string): string | Buffer {
  * or one Task per line when the client asks for NDJSON. At most `maxStreams` listings
  * stream at once: past it, TooManyStreamsError (503).
  */
-export function createListing(storage: Storage, { maxStreams = 100 }: { maxStreams?: number } = {}) {
+export function createListing(
+  storage: Storage,
+  { maxStreams = 100 }: { maxStreams?: number } = {},
+) {
   const pages = new PageCache()
   /** Listings being streamed now. */
   let streams = 0
