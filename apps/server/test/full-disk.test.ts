@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path'
 import { systemHas } from '@tasklane/testing/requirements'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { expectError, get, postJson } from './support/http.js'
-import { runServer } from './support/processes.js'
+import { runServer, startServerProcess } from './support/processes.js'
 import { startServer, type TestServer } from './support/server.js'
 import { createTestDatabase, onPostgres, type TestDatabase } from './support/test-database.js'
 import { fillDisk, mountTmpfs, unmountTmpfs } from './support/tmpfs.js'
@@ -55,6 +55,18 @@ describe.runIf(mounted)('a full disk under the SQLite database', () => {
     const ready = await get(server, '/health/ready')
     expect(ready.status).toBe(503)
     expect(ready.headers.get('retry-after')).toBe('1')
+  })
+
+  it('does not report ready when it starts on the full disk with its database already there', async () => {
+    // The file and its -wal exist: opening needs no space, but no create can commit.
+    const second = await startServerProcess({ DATABASE_URL: testDatabase?.url })
+    try {
+      const ready = await get(second, '/health/ready')
+      await expectError(ready, 503, 'The database is not reachable; retry the request shortly.')
+      expect((await postJson(second, { name: 'on the full disk' })).status).toBe(503)
+    } finally {
+      await second.stop()
+    }
   })
 
   it('refuses to start on the full disk with one line naming the file and the cause', () => {
