@@ -38,6 +38,8 @@ describe.skipIf(onPostgres)('the database directory removed while the server run
     }
     expect([...statuses]).toEqual([503])
     expect((await get(server, '/health/ready')).status).toBe(503)
+    // Reads still come from the file that is open.
+    expect((await get(server, '/tasks/1')).status).toBe(200)
 
     // 20 failed creates, one cause: one log line (the next is due seconds later), no stack.
     const unavailable = log.filter(

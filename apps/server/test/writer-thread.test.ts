@@ -1,3 +1,4 @@
+import { rename } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { SqliteStorage } from '../src/storage/sqlite/open.js'
 import { expectError, get, postJson } from './support/http.js'
@@ -17,41 +18,56 @@ describe.skipIf(onPostgres)('the SQLite writer thread dies', () => {
     await server?.close()
   })
 
-  it('answers creates and readiness 503 until the thread is restarted, then 201 and 200 again', async () => {
+  it('answers creates and readiness 503 while it is down, logs why, restarts it with backoff, then 201 and 200 again', async () => {
     expect((await postJson(server, { name: 'before' })).status).toBe(201)
     expect((await get(server, '/health/ready')).status).toBe(200)
+    if (server.testDatabase.config.kind !== 'sqlite') throw new Error('SQLite only')
+    const { filename } = server.testDatabase.config
 
+    // The file is moved away first, so that the restarted thread refuses to start (it
+    // writes to no other file than the one opened) and dies again, until it is back:
+    // the thread stays down for as long as the test needs, whatever the machine's speed.
+    await rename(filename, `${filename}.away`)
     const storage = server.storage as SqliteStorage
     const thread = storage.writerThread()
     expect(thread).toBeDefined()
     const exited = new Promise((resolve) => thread?.once('exit', resolve))
-    // Creates in flight when it dies, and right after: none may hang or get a 500.
+    // Creates in flight when it dies: none may hang or get a 500.
     const inFlight = Array.from({ length: 5 }, (_, i) => postJson(server, { name: `dying ${i}` }))
     await thread?.terminate()
     await exited
+
     const after = await postJson(server, { name: 'while dead' })
     await expectError(after, 503, 'The database is not reachable; retry the request shortly.')
     expect(after.headers.get('retry-after')).toBe('1')
     expect((await get(server, '/health/ready')).status).toBe(503)
+    // Reads do not need the writer.
+    expect((await get(server, '/tasks/1')).status).toBe(200)
     for (const response of await Promise.all(inFlight))
       expect([201, 503]).toContain(response.status)
-
-    // A new thread is started after a short backoff; readiness turns green by itself.
-    await vi.waitFor(async () => expect((await get(server, '/health/ready')).status).toBe(200), {
+    const stopped = () =>
+      log.filter((line) =>
+        /^The SQLite writer thread stopped \(.+\); restarting it in \d+ ms\.$/.test(
+          String(line.msg),
+        ),
+      )
+    // Killed, then refused to start at least once: each death logged, the wait growing.
+    await vi.waitFor(() => expect(stopped().length).toBeGreaterThanOrEqual(2), {
       timeout: 10_000,
+      interval: 50,
+    })
+    expect(stopped()[0]).toMatchObject({ level: 50, msg: expect.stringContaining('100 ms') })
+    expect(stopped()[1]).toMatchObject({
+      msg: expect.stringMatching(/no longer exists.*restarting it in 200 ms/),
+    })
+
+    await rename(`${filename}.away`, filename)
+    await vi.waitFor(async () => expect((await get(server, '/health/ready')).status).toBe(200), {
+      timeout: 15_000,
       interval: 100,
     })
     expect(storage.writerThread()).not.toBe(thread)
-    const created = await postJson(server, { name: 'after' })
-    expect(created.status).toBe(201)
-
-    // The death and the return are logged, once each.
-    const messages = log.map((line) => line.msg as string)
-    expect(
-      messages.filter((msg) =>
-        /^The SQLite writer thread stopped \(.+\); restarting it in \d+ ms\.$/.test(msg),
-      ),
-    ).toHaveLength(1)
-    expect(messages.filter((msg) => msg === 'The SQLite writer thread is back.')).toHaveLength(1)
-  })
+    expect((await postJson(server, { name: 'after' })).status).toBe(201)
+    expect(log.filter((line) => line.msg === 'The SQLite writer thread is back.')).toHaveLength(1)
+  }, 30_000)
 })

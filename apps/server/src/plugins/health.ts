@@ -1,16 +1,12 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { DatabaseUnavailableError } from '../errors.js'
+import { withDeadline } from '../storage/deadline.js'
 import type { Storage } from '../storage/index.js'
 
 /** False unless `check` resolves true within `ms`. */
-function within(check: Promise<boolean>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined
-  const late = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms)
-  })
-  return Promise.race([check.catch(() => false), late]).finally(() => clearTimeout(timer))
-}
+const within = (check: Promise<boolean>, ms: number): Promise<boolean> =>
+  withDeadline(check, ms).catch(() => false)
 
 /**
  * `/health/live`: the process answers. `/health/ready`: and its database answers a read
