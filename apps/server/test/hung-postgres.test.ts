@@ -45,6 +45,8 @@ describe.runIf(onPostgres)('a table lock held by another connection', () => {
       await expectError(create, 503, UNAVAILABLE)
       expect(create.headers.get('retry-after')).toBe('1')
       await expectError(await get(server, `/tasks/${id}`), 503, UNAVAILABLE)
+      // A full list fails before its 200 is sent, not halfway through.
+      await expectError(await get(server, '/tasks'), 503, UNAVAILABLE)
       // Readiness does not touch the locked table: it answers, whatever it finds.
       expect([200, 503]).toContain((await get(server, '/health/ready')).status)
     } finally {

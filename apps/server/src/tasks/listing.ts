@@ -73,6 +73,19 @@ async function* taskChunks(
   }
 }
 
+/**
+ * `chunks` with the first one read already: a database that cannot serve the listing
+ * fails it before its 200 is sent, as a clean 503, rather than cutting it off after.
+ */
+async function readingAhead(chunks: AsyncGenerator<Task[]>): Promise<AsyncGenerator<Task[]>> {
+  const first = await chunks.next()
+  return (async function* () {
+    if (first.done) return
+    yield first.value
+    yield* chunks
+  })()
+}
+
 /** `[`, the tasks separated by commas, `]`, written as the chunks arrive. */
 async function* jsonArray(chunks: AsyncIterable<Task[]>): AsyncGenerator<string> {
   let separator = '['
@@ -183,7 +196,7 @@ export function createListing(
         reply.header('Link', nextLink(query, lastId))
       }
     }
-    const chunks = taskChunks(storage, budget, filter, limit)
+    const chunks = await readingAhead(taskChunks(storage, budget, filter, limit))
     const text = format === 'json' ? jsonArray(chunks) : ndjsonLines(chunks)
     return reply.send(Readable.from(text, STREAM_OPTIONS))
   }
