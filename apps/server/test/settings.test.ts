@@ -228,6 +228,21 @@ describe('DATABASE_POOL_SIZE', () => {
   })
 })
 
+describe('MAX_STREAMS and READY_TIMEOUT_MS', () => {
+  it('reads them, and refuses a value below 1', () => {
+    expect(loadSettings({ MAX_STREAMS: '7', READY_TIMEOUT_MS: '250' })).toMatchObject({
+      maxStreams: 7,
+      readyTimeoutMs: 250,
+    })
+    expect(refusal({ MAX_STREAMS: '0' })).toBe(
+      'MAX_STREAMS "0" is not a whole number of at least 1.',
+    )
+    expect(refusal({ READY_TIMEOUT_MS: 'soon' })).toBe(
+      'READY_TIMEOUT_MS "soon" is not a whole number of at least 1.',
+    )
+  })
+})
+
 describe('DATABASE_TIMEOUT_MS', () => {
   it('bounds every PostgreSQL wait: 5000 ms unless DATABASE_TIMEOUT_MS or --database-timeout-ms says otherwise', () => {
     const env = { DATABASE_URL: POSTGRES, DATABASE_TIMEOUT_MS: '1500' }
