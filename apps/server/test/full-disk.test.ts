@@ -20,6 +20,7 @@ const mounted =
     mountTmpfs(dir, '4m'),
     'run the tests as root, where mount -t tmpfs works (CI does)',
   )
+if (!mounted) await testDatabase?.drop()
 
 describe.runIf(mounted)('a full disk under the SQLite database', () => {
   let server: TestServer
