@@ -133,13 +133,14 @@ export async function buildApp({
   await app.register(jsonBody)
   const features = { apiToken: settings.apiToken !== undefined, rateLimit: settings.rateLimit > 0 }
   await app.register(docs, features)
-  await app.register(health, { storage })
+  await app.register(health, { storage, timeoutMs: settings.readyTimeoutMs })
   await app.register(metrics)
   await app.register(taskRoutes, {
     storage,
     groupCommit: settings.groupCommit,
     writerObserver: app.metrics.writer,
     maxSubscribers: settings.maxSubscribers,
+    maxStreams: settings.maxStreams,
     keepAliveMs,
     onSubscribers: app.metrics.feed.onSubscribers,
     features,

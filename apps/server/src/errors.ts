@@ -62,3 +62,13 @@ export class TooManySubscribersError extends DomainError {
     super(`The change feed already has ${limit} subscribers, its limit; retry shortly.`)
   }
 }
+
+/** As many listings are being streamed as this instance sends at once (MAX_STREAMS). */
+export class TooManyStreamsError extends DomainError {
+  override name = 'TooManyStreamsError'
+  constructor(readonly limit: number) {
+    super(
+      `${limit} listings are already being streamed, this instance's limit; retry shortly or ask for a page (limit=1000).`,
+    )
+  }
+}

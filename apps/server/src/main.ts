@@ -9,6 +9,12 @@ const SHUTDOWN_GRACE_MS = 8_000
 /** Whatever happens, the process is gone this long after SIGTERM (the promise is 10 s). */
 const HARD_EXIT_MS = 9_500
 
+/**
+ * Longest the database connections may take to close once the requests are done: a
+ * database that does not answer (a stalled network) would never acknowledge the goodbye.
+ */
+const STORAGE_CLOSE_MS = 2_000
+
 /** The process: settings → storage → app → listen; on SIGTERM or SIGINT, drain and close. */
 async function main(): Promise<void> {
   const invocation = parseCommandLine()
@@ -44,7 +50,19 @@ async function main(): Promise<void> {
     try {
       // The storage closes only once every request has finished with it.
       await app.close()
-      await storage.close()
+      let timer: NodeJS.Timeout | undefined
+      const closed = await Promise.race([
+        storage.close().then(() => true),
+        new Promise<false>((resolve) => {
+          timer = setTimeout(() => resolve(false), STORAGE_CLOSE_MS)
+        }),
+      ])
+      clearTimeout(timer)
+      if (!closed) {
+        app.log.error('the database did not close in time; exiting without it')
+        await tracing?.stop()
+        process.exit(1)
+      }
       // The last spans, those of the requests that just finished, are sent before exiting.
       await tracing?.stop()
       process.exit(0)
@@ -64,6 +82,11 @@ main().catch((error: unknown) => {
   if (error instanceof ConfigError) {
     console.error(error.message)
     process.exit(2)
+  }
+  // The database cannot be opened (a full disk, say): one line naming it and the cause.
+  if (error instanceof Error && error.name === 'StorageOpenError') {
+    console.error(error.message)
+    process.exit(1)
   }
   console.error(error)
   process.exit(1)

@@ -79,6 +79,24 @@ export const SettingsSchema = Type.Object({
     }),
     { env: 'DATABASE_POOL_SIZE', postgresOnly: true },
   ),
+  databaseTimeoutMs: setting(
+    Type.Integer({
+      minimum: 1,
+      default: 5000,
+      description:
+        'PostgreSQL only: longest wait (ms) for a connection, a lock or a statement; past it the request gets 503 rather than waiting for the database.',
+    }),
+    { env: 'DATABASE_TIMEOUT_MS', postgresOnly: true },
+  ),
+  readyTimeoutMs: setting(
+    Type.Integer({
+      minimum: 1,
+      default: 1000,
+      description:
+        'Longest /health/ready waits (ms) for the database to answer a read and commit a probe write; past it, 503.',
+    }),
+    { env: 'READY_TIMEOUT_MS' },
+  ),
   logLevel: setting(
     Type.Union(
       LOG_LEVELS.map((level) => Type.Literal(level)),
@@ -161,6 +179,15 @@ export const SettingsSchema = Type.Object({
     }),
     { env: 'MAX_SUBSCRIBERS' },
   ),
+  maxStreams: setting(
+    Type.Integer({
+      minimum: 1,
+      default: 100,
+      description:
+        'Streamed listings (GET /tasks without limit, or with one over 1000) this instance sends at once; past it, 503.',
+    }),
+    { env: 'MAX_STREAMS' },
+  ),
 })
 
 type Values = Static<typeof SettingsSchema>
@@ -168,7 +195,7 @@ type Key = keyof Values
 
 /** The settings as the server runs with them, read and validated once. */
 export interface Settings extends Values {
-  /** Where tasks are stored, from DATABASE_URL (and DATABASE_POOL_SIZE). */
+  /** Where tasks are stored, from DATABASE_URL (and DATABASE_POOL_SIZE, DATABASE_TIMEOUT_MS). */
   readonly storage: StorageConfig
 }
 
@@ -195,9 +222,14 @@ export function parseDatabaseUrl(
   value: string | undefined,
   cwd: string = process.cwd(),
   poolSize = 10,
+  timeoutMs?: number,
 ): StorageConfig {
   const url = value?.trim() || DEFAULT_DATABASE_FILE
-  if (/^postgres(ql)?:\/\//i.test(url)) return { kind: 'postgres', url, poolSize }
+  if (/^postgres(ql)?:\/\//i.test(url)) {
+    return timeoutMs === undefined
+      ? { kind: 'postgres', url, poolSize }
+      : { kind: 'postgres', url, poolSize, timeoutMs }
+  }
   const path = url.replace(/^sqlite:(\/\/(?=\/))?/i, '')
   if (path === '' || /^[a-z][a-z0-9+.-]*:\/\//i.test(path)) {
     throw new ConfigError(
@@ -294,6 +326,7 @@ export function parseCommandLine(
     settings.databaseUrl,
     env.INIT_CWD ?? process.cwd(),
     settings.databasePoolSize,
+    settings.databaseTimeoutMs,
   )
   return { command: 'run', settings: { ...settings, storage } }
 }

@@ -46,6 +46,29 @@ describe('isDatabaseUnavailable: which failures are 503 rather than 500', () => 
     )
   })
 
+  it.each([
+    'SQLITE_FULL',
+    'SQLITE_IOERR',
+    'SQLITE_IOERR_WRITE',
+    'SQLITE_CANTOPEN',
+    'SQLITE_READONLY_DBMOVED',
+    'TASKLANE_DATABASE_FILE_REPLACED',
+    '57014',
+    '55P03',
+  ])(
+    'is true for %s: a full disk, an I/O error, a moved file, a statement or lock timeout',
+    (code) => {
+      expect(isDatabaseUnavailable(Object.assign(new Error('failed'), { code }))).toBe(true)
+    },
+  )
+
+  it.each(['SQLITE_CONSTRAINT', 'SQLITE_ERROR', 'SQLITE_FULLY', '23505'])(
+    'is false for %s',
+    (code) => {
+      expect(isDatabaseUnavailable(Object.assign(new Error('failed'), { code }))).toBe(false)
+    },
+  )
+
   it('is false for anything that is not an Error', () => {
     expect(isDatabaseUnavailable('ECONNREFUSED')).toBe(false)
     expect(isDatabaseUnavailable({ code: '08006' })).toBe(false)

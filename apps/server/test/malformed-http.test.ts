@@ -82,6 +82,17 @@ describe('URL paths the router cannot take', () => {
     },
   )
 
+  it('answers a raw request for a path segment over 100 characters 414 with exactly { code, message }', async () => {
+    const response = await exchange(
+      server.port,
+      `GET /tasks/${'9'.repeat(101)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+    )
+    expect(response.status).toBe(414)
+    // Fastify's own body would add "error"; only the two keys of the Error shape may appear.
+    expect(Object.keys(JSON.parse(response.body)).sort()).toEqual(['code', 'message'])
+    await expectError(response, 414, 'A segment of the URL path is longer than 100 characters.')
+  })
+
   it('accepts a path segment of exactly 100 characters', async () => {
     await expectError(await get(server, `/tasks/${'0'.repeat(99)}1`), 404, `Task 1 does not exist.`)
   })

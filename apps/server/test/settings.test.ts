@@ -70,6 +70,8 @@ describe('loadSettings', () => {
       host: '127.0.0.1',
       databaseUrl: DEFAULT_DATABASE_FILE,
       databasePoolSize: 10,
+      databaseTimeoutMs: 5000,
+      readyTimeoutMs: 1000,
       logLevel: 'info',
       corsOrigins: [],
       apiToken: undefined,
@@ -77,6 +79,7 @@ describe('loadSettings', () => {
       maxEventLoopDelayMs: 1000,
       groupCommit: true,
       maxSubscribers: 1000,
+      maxStreams: 100,
       storage: { kind: 'sqlite', filename: resolve(process.cwd(), DEFAULT_DATABASE_FILE) },
     })
   })
@@ -215,8 +218,41 @@ describe('parseCommandLine', () => {
 describe('DATABASE_POOL_SIZE', () => {
   it('reads DATABASE_POOL_SIZE for PostgreSQL, and --database-pool-size over it', () => {
     const env = { DATABASE_URL: POSTGRES, DATABASE_POOL_SIZE: '25' }
-    expect(loadSettings(env).storage).toEqual({ kind: 'postgres', url: POSTGRES, poolSize: 25 })
+    expect(loadSettings(env).storage).toEqual({
+      kind: 'postgres',
+      url: POSTGRES,
+      poolSize: 25,
+      timeoutMs: 5000,
+    })
     expect(loadSettings(env, ['--database-pool-size', '3']).storage).toMatchObject({ poolSize: 3 })
+  })
+})
+
+describe('MAX_STREAMS and READY_TIMEOUT_MS', () => {
+  it('reads them, and refuses a value below 1', () => {
+    expect(loadSettings({ MAX_STREAMS: '7', READY_TIMEOUT_MS: '250' })).toMatchObject({
+      maxStreams: 7,
+      readyTimeoutMs: 250,
+    })
+    expect(refusal({ MAX_STREAMS: '0' })).toBe(
+      'MAX_STREAMS "0" is not a whole number of at least 1.',
+    )
+    expect(refusal({ READY_TIMEOUT_MS: 'soon' })).toBe(
+      'READY_TIMEOUT_MS "soon" is not a whole number of at least 1.',
+    )
+  })
+})
+
+describe('DATABASE_TIMEOUT_MS', () => {
+  it('bounds every PostgreSQL wait: 5000 ms unless DATABASE_TIMEOUT_MS or --database-timeout-ms says otherwise', () => {
+    const env = { DATABASE_URL: POSTGRES, DATABASE_TIMEOUT_MS: '1500' }
+    expect(loadSettings(env).storage).toMatchObject({ timeoutMs: 1500 })
+    expect(loadSettings(env, ['--database-timeout-ms', '200']).storage).toMatchObject({
+      timeoutMs: 200,
+    })
+    expect(refusal({ DATABASE_URL: POSTGRES, DATABASE_TIMEOUT_MS: '0' })).toBe(
+      'DATABASE_TIMEOUT_MS "0" is not a whole number of at least 1.',
+    )
   })
 
   it.each(['0', '-1', '2.5', 'ten', '1001', ''])(

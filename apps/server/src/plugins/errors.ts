@@ -8,10 +8,12 @@ import {
   KeyInFlightError,
   ShuttingDownError,
   TaskNotFoundError,
+  TooManyStreamsError,
   TooManySubscribersError,
   WriteQueueFullError,
 } from '../errors.js'
 import { HttpError } from '../http/http-error.js'
+import { LogLimiter, rootCause } from '../http/log-limiter.js'
 import { pathOf } from '../http/raw-request.js'
 import { validationMessage } from '../http/validation-message.js'
 
@@ -35,6 +37,8 @@ const DOMAIN_STATUSES: [new (...args: never[]) => DomainError, number, Record<st
     [ShuttingDownError, 503, { ...RETRY_SOON, Connection: 'close' }],
     // A subscriber stays for long: a slot is unlikely to free up within a second.
     [TooManySubscribersError, 503, { 'Retry-After': '10' }],
+    // A full list takes seconds to send.
+    [TooManyStreamsError, 503, { 'Retry-After': '5' }],
   ]
 
 const STATUS_MESSAGES: Record<number, string> = {
@@ -158,9 +162,16 @@ export function clientErrorResponse(status: number): string {
  */
 export default fp(
   async function errors(app: FastifyInstance) {
+    const limiter = new LogLimiter()
     app.setErrorHandler((error: FastifyError, request, reply) => {
       const described = describe(error, request)
-      if (described.status >= 500) request.log.error({ err: error }, 'request failed')
+      if (described.status === 503) {
+        // Expected while a fault lasts, and met by every request then: one line per cause
+        // every few seconds, without a stack.
+        const cause = `${error.name}: ${rootCause(error)}`
+        const suppressed = limiter.take(cause)
+        if (suppressed !== undefined) request.log.warn({ cause, suppressed }, 'service unavailable')
+      } else if (described.status >= 500) request.log.error({ err: error }, 'request failed')
       return sendError(reply, described)
     })
 

@@ -1,14 +1,39 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { DatabaseUnavailableError } from '../errors.js'
+import { withDeadline } from '../storage/deadline.js'
 import type { Storage } from '../storage/index.js'
 
-/** `/health/live`: the process answers. `/health/ready`: and its database does too. */
+/** False unless `check` resolves true within `ms`. */
+const within = (check: Promise<boolean>, ms: number): Promise<boolean> =>
+  withDeadline(check, ms).catch(() => false)
+
+/**
+ * `/health/live`: the process answers. `/health/ready`: and its database answers a read
+ * and commits a write, both within `timeoutMs`; 503 otherwise. What goes wrong in the
+ * storage outside any request (its writer thread died, came back) is logged here.
+ */
 export default fp(
-  async function health(app: FastifyInstance, { storage }: { storage: Storage }) {
+  async function health(
+    app: FastifyInstance,
+    { storage, timeoutMs = 1_000 }: { storage: Storage; timeoutMs?: number },
+  ) {
+    const stop = storage.onEvent(({ level, message, err }) => app.log[level]({ err }, message))
+    app.addHook('onClose', async () => stop())
     app.get('/health/live', { schema: { hide: true } }, async () => ({ status: 'ok' }))
     app.get('/health/ready', { schema: { hide: true } }, async () => {
-      if (!(await storage.ping())) throw new DatabaseUnavailableError()
+      const [reads, writes] = await Promise.all([
+        within(storage.ping(), timeoutMs),
+        within(storage.writable(), timeoutMs),
+      ])
+      if (!reads || !writes) {
+        const failed = [reads ? [] : 'answer a read', writes ? [] : 'commit a probe write'].flat()
+        throw new DatabaseUnavailableError({
+          cause: new Error(
+            `Not ready: the database did not ${failed.join(' or ')} within ${timeoutMs} ms.`,
+          ),
+        })
+      }
       return { status: 'ok' }
     })
   },

@@ -1,12 +1,25 @@
+import { StorageOpenError } from './open-error.js'
 import { openPostgres } from './postgres/open.js'
 import { openSqlite } from './sqlite/open.js'
 import type { Storage, StorageConfig } from './storage.js'
 
+export type { StorageEvent } from './events.js'
+export { StorageOpenError } from './open-error.js'
 export type { ListFilter, Storage, StorageConfig, TaskWrite, WriteOutcome } from './storage.js'
 
-/** Opens the configured database, runs pending migrations, and returns the Storage port. */
-export function openStorage(config: StorageConfig): Promise<Storage> {
-  return config.kind === 'postgres'
-    ? openPostgres(config.url, config.poolSize, { commitCheckMs: config.commitCheckMs })
-    : openSqlite(config.filename)
+/**
+ * Opens the configured database, runs pending migrations, and returns the Storage port;
+ * rejects with StorageOpenError when the database cannot be opened.
+ */
+export async function openStorage(config: StorageConfig): Promise<Storage> {
+  try {
+    return config.kind === 'postgres'
+      ? await openPostgres(config.url, config.poolSize, {
+          commitCheckMs: config.commitCheckMs,
+          timeoutMs: config.timeoutMs,
+        })
+      : await openSqlite(config.filename)
+  } catch (error) {
+    throw new StorageOpenError(config, error)
+  }
 }

@@ -58,6 +58,16 @@ function migrations(dialect: Dialect): Record<string, Migration> {
           begin select raise(abort, 'task ids are exhausted'); end`.execute(db)
       },
     },
+    '0004-create-write-probe': {
+      // One row that readiness rewrites (write-probe.ts) to learn whether writes commit.
+      async up(db: Kysely<any>) {
+        await db.schema
+          .createTable('write_probe')
+          .addColumn('id', 'integer', (column) => column.primaryKey())
+          .addColumn('probes', 'bigint', (column) => column.notNull())
+          .execute()
+      },
+    },
   }
 }
 

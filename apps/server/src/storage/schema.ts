@@ -15,8 +15,15 @@ export interface IdempotencyKeysTable {
   created_at: number
 }
 
+/** Row of `write_probe`: the one row readiness rewrites to learn that writes commit. */
+export interface WriteProbeTable {
+  id: number
+  probes: number
+}
+
 /** The database as Kysely sees it. */
 export interface Schema {
   tasks: TasksTable
   idempotency_keys: IdempotencyKeysTable
+  write_probe: WriteProbeTable
 }

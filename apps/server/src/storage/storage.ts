@@ -1,4 +1,5 @@
 import type { Task } from '@tasklane/contract'
+import type { StorageEvent } from './events.js'
 
 /** Where tasks are stored: an SQLite file (or `:memory:`), or a PostgreSQL database. */
 export type StorageConfig =
@@ -10,6 +11,11 @@ export type StorageConfig =
       readonly poolSize: number
       /** How often the newest id is read besides commit notifications (ms; default 1000). */
       readonly commitCheckMs?: number
+      /**
+       * Longest wait for a connection, a lock or a statement (ms; default 5000): past it
+       * the call fails with DatabaseUnavailableError rather than hang with the database.
+       */
+      readonly timeoutMs?: number
     }
 
 /** One create of a batch: the task, and its Idempotency-Key with a digest of the body. */
@@ -68,8 +74,16 @@ export interface Storage {
   writeTasks(items: readonly TaskWrite[], now: number, notBefore: number): Promise<WriteOutcome[]>
   /** Deletes Idempotency-Keys created before `before`; resolves with how many went. */
   purgeIdempotencyKeys(before: number): Promise<number>
-  /** True when the database answers. */
+  /** True when the database answers a read. */
   ping(): Promise<boolean>
+  /**
+   * True when writes commit: a write succeeded within the last second, or else a probe
+   * write (one row of its own) does now. False on a full disk, a dead writer thread, a
+   * database file removed while open, a database that does not answer in time.
+   */
+  writable(): Promise<boolean>
+  /** Calls `listener` with what goes wrong beyond any one request; returns the function that stops the calls. */
+  onEvent(listener: (event: StorageEvent) => void): () => void
   /** Lets the writes already sent finish, then closes every connection. */
   close(): Promise<void>
 }

@@ -3,9 +3,21 @@ import { DatabaseUnavailableError } from '../errors.js'
 /**
  * SQLSTATEs that mean the database cannot serve us right now, not that the query is
  * wrong: class 08 (connection exception), 53 (insufficient resources: too many
- * connections, disk full) and 57P01–57P03 (shut down, crashed, starting up).
+ * connections, disk full), 57P01–57P03 (shut down, crashed, starting up), 57014 (a
+ * statement cancelled, by statement_timeout) and 55P03 (a lock not had within lock_timeout).
  */
-const UNAVAILABLE_SQLSTATE = /^(08|53)|^57P0[1-3]$/
+const UNAVAILABLE_SQLSTATE = /^(08|53)|^57P0[1-3]$|^57014$|^55P03$/
+
+/**
+ * SQLite result codes (better-sqlite3 names extended codes, SQLITE_IOERR_WRITE say, by
+ * their primary one and a suffix): the disk is full, the file cannot be read or written,
+ * opened, or was moved or deleted under the connection.
+ */
+const UNAVAILABLE_SQLITE =
+  /^SQLITE_(FULL|IOERR|CANTOPEN|READONLY_DBMOVED|READONLY_CANTINIT|READONLY_DIRECTORY)(_|$)/
+
+/** Said by the SQLite writer when the file at the configured path is no longer the open one. */
+export const DATABASE_FILE_REPLACED = 'TASKLANE_DATABASE_FILE_REPLACED'
 
 /** Errors of the socket or of node-postgres' pool, which carry no SQLSTATE. */
 const UNAVAILABLE_SYSTEM_CODES = new Set([
@@ -19,6 +31,7 @@ const UNAVAILABLE_SYSTEM_CODES = new Set([
   'EAI_AGAIN',
   // SQLite: another writer held the lock past busy_timeout.
   'SQLITE_BUSY',
+  DATABASE_FILE_REPLACED,
 ])
 
 const UNAVAILABLE_MESSAGES = [
@@ -30,6 +43,8 @@ const UNAVAILABLE_MESSAGES = [
   // The handle was closed (the server is shutting down): Kysely's and better-sqlite3's words.
   'driver has already been destroyed',
   'The database connection is not open',
+  // node-postgres' query_timeout: the server did not answer in time.
+  'Query read timeout',
 ]
 
 /**
@@ -41,7 +56,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   const code = (error as { code?: unknown }).code
   if (typeof code === 'string') {
     if (/^[0-9A-Z]{5}$/.test(code) && UNAVAILABLE_SQLSTATE.test(code)) return true
-    if (UNAVAILABLE_SYSTEM_CODES.has(code)) return true
+    if (UNAVAILABLE_SYSTEM_CODES.has(code) || UNAVAILABLE_SQLITE.test(code)) return true
   }
   if (UNAVAILABLE_MESSAGES.some((fragment) => error.message.includes(fragment))) return true
   // AggregateError (e.g. every address of a host refused) and wrapped causes.

@@ -1,14 +1,29 @@
 import { Readable } from 'node:stream'
 import type { ListTasksQuery, Task } from '@tasklane/contract'
 import type { FastifyReply } from 'fastify'
+import { TooManyStreamsError } from '../errors.js'
 import type { ListFilter, Storage } from '../storage/index.js'
 import { type Format, PageCache } from './page-cache.js'
+import { TurnBudget } from './turn-budget.js'
 
 /** Pages up to this size are built in memory; larger ones and the full list are streamed. */
 const BUFFERED_PAGE_MAX = 1000
 
-/** Tasks read per query while streaming a large listing. */
-const STREAM_CHUNK = 1000
+/**
+ * Tasks read per query while streaming a large listing: small, so that each read (a
+ * synchronous one on SQLite) holds the event loop briefly.
+ */
+const STREAM_CHUNK = 250
+
+/**
+ * Options of Readable.from for a listing: one chunk read ahead at most, so a stream
+ * stops reading while its socket is not draining, instead of filling memory or the
+ * event loop with chunks nobody takes yet.
+ */
+const STREAM_OPTIONS = { objectMode: true, highWaterMark: 1 }
+
+/** Chunks read in one turn of the event loop, by all streams together. */
+const CHUNKS_PER_TURN = 4
 
 /** The media type of one JSON Task per line. */
 export const NDJSON = 'application/x-ndjson'
@@ -35,10 +50,12 @@ function nextLink({ limit, after, before, tag, order }: ListTasksQuery, lastId: 
  * Every task matching the filter (at most `limit`), as a series of short queries of
  * `chunk` rows each. No cursor stays open between chunks, so a slow reader never holds
  * the connection that other requests need, and stopping early releases nothing but
- * this generator.
+ * this generator. Each chunk waits for its share of the event loop (`budget`), so that
+ * many streams share the server fairly with every other request.
  */
 async function* taskChunks(
   storage: Storage,
+  budget: TurnBudget,
   filter: ListFilter,
   limit = Number.POSITIVE_INFINITY,
 ): AsyncGenerator<Task[]> {
@@ -46,6 +63,7 @@ async function* taskChunks(
   let remaining = limit
   while (remaining > 0) {
     const size = Math.min(STREAM_CHUNK, remaining)
+    await budget.take()
     const tasks = await storage.listTasks(cursor, size)
     if (tasks.length > 0) yield tasks
     if (tasks.length < size) return
@@ -53,6 +71,19 @@ async function* taskChunks(
     const last = (tasks.at(-1) as Task).id
     cursor = filter.order === 'desc' ? { ...cursor, before: last } : { ...cursor, after: last }
   }
+}
+
+/**
+ * `chunks` with the first one read already: a database that cannot serve the listing
+ * fails it before its 200 is sent, as a clean 503, rather than cutting it off after.
+ */
+async function readingAhead(chunks: AsyncGenerator<Task[]>): Promise<AsyncGenerator<Task[]>> {
+  const first = await chunks.next()
+  return (async function* () {
+    if (first.done) return
+    yield first.value
+    yield* chunks
+  })()
 }
 
 /** `[`, the tasks separated by commas, `]`, written as the chunks arrive. */
@@ -91,10 +122,17 @@ function body(format: Format, text: string): string | Buffer {
 /**
  * GET /tasks: small pages are built in memory, pages that can never change cached,
  * large pages and the full list streamed in chunks so memory stays flat; as a JSON array,
- * or one Task per line when the client asks for NDJSON.
+ * or one Task per line when the client asks for NDJSON. At most `maxStreams` listings
+ * stream at once: past it, TooManyStreamsError (503).
  */
-export function createListing(storage: Storage) {
+export function createListing(
+  storage: Storage,
+  { maxStreams = 100 }: { maxStreams?: number } = {},
+) {
   const pages = new PageCache()
+  /** Listings being streamed now. */
+  let streams = 0
+  const budget = new TurnBudget(CHUNKS_PER_TURN)
   /** An id known to be committed, hence every smaller one too: it only grows. */
   let committed = 0
 
@@ -147,6 +185,10 @@ export function createListing(storage: Storage) {
       if (page.link !== undefined) reply.header('Link', page.link)
       return reply.send(page.body)
     }
+    if (streams >= maxStreams) throw new TooManyStreamsError(maxStreams)
+    streams++
+    // Counted until the response is done or its connection gone, however it ends.
+    reply.raw.once('close', () => streams--)
     if (limit !== undefined) {
       // One query: the page's last id, and whether a task follows it.
       const [lastId, following] = await storage.taskIdsFrom(filter, limit, 2)
@@ -154,7 +196,8 @@ export function createListing(storage: Storage) {
         reply.header('Link', nextLink(query, lastId))
       }
     }
-    const chunks = taskChunks(storage, filter, limit)
-    return reply.send(Readable.from(format === 'json' ? jsonArray(chunks) : ndjsonLines(chunks)))
+    const chunks = await readingAhead(taskChunks(storage, budget, filter, limit))
+    const text = format === 'json' ? jsonArray(chunks) : ndjsonLines(chunks)
+    return reply.send(Readable.from(text, STREAM_OPTIONS))
   }
 }

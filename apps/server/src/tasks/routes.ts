@@ -31,6 +31,8 @@ export interface TaskRoutesOptions {
   readonly writerObserver?: WriterObserver
   /** Change-feed subscribers served at once (default 1000). */
   readonly maxSubscribers?: number
+  /** Listings streamed at once (default 100). */
+  readonly maxStreams?: number
   /** Interval of the change feed's keep-alive comments, in ms (tests shorten it). */
   readonly keepAliveMs?: number | undefined
   /** Told of the change feed's subscriber count each time it changes (metrics). */
@@ -50,6 +52,7 @@ export async function taskRoutes(
     groupCommit = true,
     writerObserver,
     maxSubscribers = 1000,
+    maxStreams,
     keepAliveMs,
     onSubscribers,
     features = { apiToken: false, rateLimit: false },
@@ -60,7 +63,7 @@ export async function taskRoutes(
     maxBatch: groupCommit ? 512 : 1,
     observer: writerObserver,
   })
-  const list = createListing(storage)
+  const list = createListing(storage, { maxStreams })
   const feed = createFeed(storage, { maxSubscribers, keepAliveMs, log: app.log, onSubscribers })
 
   // Resolves to nothing: Fastify's onReady takes a value it is handed as an error.

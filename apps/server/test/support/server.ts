@@ -23,6 +23,8 @@ export interface StartOptions extends Omit<AppOptions, 'storage' | 'logger'> {
   readonly testDatabase?: TestDatabase
   /** Stands between the app and the storage (to count, hold or fail its calls). */
   readonly wrapStorage?: (storage: Storage) => Storage
+  /** Receives the app's log, one parsed JSON line each, at info level; no log without it. */
+  readonly log?: Record<string, unknown>[]
 }
 
 /**
@@ -33,6 +35,7 @@ export interface StartOptions extends Omit<AppOptions, 'storage' | 'logger'> {
 export async function startServer({
   testDatabase: given,
   wrapStorage = (storage) => storage,
+  log,
   ...options
 }: StartOptions = {}): Promise<TestServer> {
   const testDatabase = given ?? (await createTestDatabase())
@@ -44,6 +47,10 @@ export async function startServer({
     // tested in overload.test.ts, which sets its own threshold.
     settings: { maxEventLoopDelayMs: 0, ...options.settings },
     storage: wrapStorage(storage),
+    logger: log && {
+      level: 'info',
+      stream: { write: (line: string) => void log.push(JSON.parse(line)) },
+    },
   })
   await app.listen({ port: 0, host: '127.0.0.1' })
   const address = app.server.address()

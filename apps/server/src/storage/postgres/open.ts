@@ -6,11 +6,12 @@ import { newestId } from '../queries.js'
 import type { Schema } from '../schema.js'
 import type { Storage } from '../storage.js'
 import { writeBatch } from '../write-batch.js'
+import { WRITE_PROBE_SQL } from '../write-probe.js'
 import { postgresStatements } from './batch.js'
 import { listenForCommits } from './commit-listener.js'
 
-/** How long a request waits for a pooled connection before it gets a 503. */
-const CONNECT_TIMEOUT_MS = 5_000
+/** How long a wait for the database may last (a connection, a lock, a statement) unless told otherwise. */
+export const DATABASE_TIMEOUT_MS = 5_000
 
 /** `tasl`: the first key of the two-key advisory lock that serializes task writers. */
 const WRITE_LOCK_CLASS = 0x7461_736c
@@ -36,7 +37,9 @@ const COMMIT_CHECK_MS = 1_000
  * Opens a pool on `url`, runs pending migrations (several instances starting together
  * is safe: Kysely's Migrator holds a PostgreSQL advisory lock while it migrates) and
  * returns the Storage. `commitCheckMs`: how often the newest id is read as the safety net
- * under the commit notifications.
+ * under the commit notifications. `timeoutMs` bounds every wait: for a pooled connection,
+ * for a lock (lock_timeout), for a statement (statement_timeout), and, for a server that
+ * does not answer at all, the call itself; each then fails with DatabaseUnavailableError.
  *
  * @example
  * const storage = await openPostgres('postgres://tasklane@db/tasklane', 10)
@@ -44,12 +47,20 @@ const COMMIT_CHECK_MS = 1_000
 export async function openPostgres(
   url: string,
   poolSize: number,
-  { commitCheckMs = COMMIT_CHECK_MS }: { commitCheckMs?: number } = {},
+  {
+    commitCheckMs = COMMIT_CHECK_MS,
+    timeoutMs = DATABASE_TIMEOUT_MS,
+  }: { commitCheckMs?: number; timeoutMs?: number | undefined } = {},
 ): Promise<Storage> {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    connectionTimeoutMillis: timeoutMs,
+    // Enforced by the server: it cancels the statement and the request gets a 503.
+    statement_timeout: timeoutMs,
+    lock_timeout: timeoutMs,
+    // Enforced here, for a server that does not answer at all: frees the pooled client.
+    query_timeout: timeoutMs + 1_000,
     keepAlive: true,
     application_name: 'tasklane',
     // A writer that stalls mid-transaction must not hold the write lock for long.
@@ -90,6 +101,10 @@ export async function openPostgres(
         )
         return writeBatch(postgresStatements(trx, channel), items, now, notBefore)
       }),
+    probeWrite: async () => void (await sql.raw(WRITE_PROBE_SQL).execute(db)),
+    // A little past the database's own timeouts, so that it normally answers first (and
+    // the statement is known to have been cancelled); this bound is for a silent server.
+    timeoutMs: timeoutMs + 500,
     watchCommits: listenForCommits({
       url,
       channel,

@@ -1,6 +1,7 @@
 import type SQLite from 'better-sqlite3'
 import type { TaskWrite, WriteOutcome } from '../storage.js'
 import { type BatchStatements, type TaskRow, writeBatch } from '../write-batch.js'
+import { WRITE_PROBE_SQL } from '../write-probe.js'
 
 /** The batch's statements on prepared SQLite statements: one row each, no round trips. */
 function statements(db: SQLite.Database): BatchStatements {
@@ -37,13 +38,15 @@ function statements(db: SQLite.Database): BatchStatements {
 
 /**
  * Commits batches of creates on `db` with the one write algorithm (write-batch.ts), each in
- * a transaction of its own, one after the other.
+ * a transaction of its own, one after the other; `probe` commits the write probe
+ * (write-probe.ts) in turn with them.
  */
 export function createBatchWriter(db: SQLite.Database) {
   const prepared = statements(db)
   const begin = db.prepare('BEGIN IMMEDIATE')
   const commit = db.prepare('COMMIT')
   const rollback = db.prepare('ROLLBACK')
+  const probe = db.prepare(WRITE_PROBE_SQL)
   let last: Promise<unknown> = Promise.resolve()
 
   async function commitBatch(
@@ -63,11 +66,17 @@ export function createBatchWriter(db: SQLite.Database) {
     }
   }
 
-  return (items: readonly TaskWrite[], now: number, notBefore: number) => {
+  function inTurn<T>(work: () => T | Promise<T>): Promise<T> {
     // The statements are synchronous, so a batch never yields to another; chaining keeps
     // that true whatever the statements become.
-    const next = last.then(() => commitBatch(items, now, notBefore))
+    const next = last.then(work)
     last = next.catch(() => {})
     return next
+  }
+
+  return {
+    commit: (items: readonly TaskWrite[], now: number, notBefore: number) =>
+      inTurn(() => commitBatch(items, now, notBefore)),
+    probe: () => inTurn(() => void probe.run()),
   }
 }

@@ -1,12 +1,24 @@
+import type { Worker } from 'node:worker_threads'
 import type SQLite from 'better-sqlite3'
 import { Kysely, type SqliteDatabase, SqliteDialect } from 'kysely'
+import { StorageEvents } from '../events.js'
 import { kyselyStorage } from '../kysely-storage.js'
 import { migrate } from '../migrations.js'
 import type { Schema } from '../schema.js'
 import type { Storage } from '../storage.js'
 import { createBatchWriter } from './batch.js'
 import { openConnection } from './connection.js'
+import { fileIdentity } from './file-identity.js'
 import { createSqliteWriter } from './writer.js'
+
+/** The SQLite Storage, with a way to reach its writer thread. */
+export interface SqliteStorage extends Storage {
+  /**
+   * The writer thread now running, undefined while it is restarted (or for `:memory:`,
+   * which has none). For tests that kill it to see the server recover; nothing else.
+   */
+  writerThread(): Worker | undefined
+}
 
 /**
  * better-sqlite3 compiles SQL on every `prepare`, and Kysely prepares every query it
@@ -35,7 +47,7 @@ function withStatementCache(sqlite: SQLite.Database, max = 256): SqliteDatabase 
  * with a connection of its own. `:memory:` is one database per connection, so there the
  * batches are committed on the reading connection, by the same code.
  */
-export async function openSqlite(filename: string): Promise<Storage> {
+export async function openSqlite(filename: string): Promise<SqliteStorage> {
   const sqlite = openConnection(filename)
   const db = new Kysely<Schema>({
     dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
@@ -47,21 +59,34 @@ export async function openSqlite(filename: string): Promise<Storage> {
     throw error
   }
   if (filename === ':memory:') {
-    return kyselyStorage({
+    const batches = createBatchWriter(sqlite)
+    const storage = kyselyStorage({
       kind: 'sqlite',
       db,
-      writeTasks: createBatchWriter(sqlite),
+      writeTasks: batches.commit,
+      probeWrite: batches.probe,
       close: () => db.destroy(),
     })
+    return { ...storage, writerThread: () => undefined }
   }
-  const writer = createSqliteWriter(filename)
-  return kyselyStorage({
+  // The file as opened: the writer thread checks every commit against it.
+  const identity = fileIdentity(filename)
+  if (identity === undefined) {
+    await db.destroy()
+    throw new Error(`The database file ${filename} vanished as it was opened.`)
+  }
+  const events = new StorageEvents()
+  const writer = createSqliteWriter(filename, identity, events.report)
+  const storage = kyselyStorage({
     kind: 'sqlite',
     db,
     writeTasks: writer.write,
+    probeWrite: writer.probe,
+    events,
     async close() {
       await writer.close()
       await db.destroy()
     },
   })
+  return { ...storage, writerThread: writer.thread }
 }

@@ -4,11 +4,29 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { createBatchWriter } from './batch.js'
 import { openConnection } from './connection.js'
+import { assertSameFile, type FileIdentity } from './file-identity.js'
 import type { WriterReply, WriterRequest } from './writer.js'
 
-const db = openConnection((workerData as { filename: string }).filename)
-const commitBatch = createBatchWriter(db)
+const { filename, identity } = workerData as { filename: string; identity: FileIdentity }
+
+// Never open (and so create) a file other than the one the server started on: a new,
+// empty database at the same path would hand out ids that were given already.
+assertSameFile(filename, identity)
+const db = openConnection(filename)
+const writer = createBatchWriter(db)
 const port = parentPort as NonNullable<typeof parentPort>
+
+/**
+ * `work` on the database, checked before and after: a write that reached a file no
+ * longer at the configured path (removed, replaced) is lost at the next start, so it
+ * must fail rather than be acknowledged.
+ */
+async function onTheFile<T>(work: () => Promise<T>): Promise<T> {
+  assertSameFile(filename, identity)
+  const result = await work()
+  assertSameFile(filename, identity)
+  return result
+}
 
 port.on('message', (message: WriterRequest) => {
   if ('close' in message) {
@@ -16,8 +34,12 @@ port.on('message', (message: WriterRequest) => {
     port.close()
     return
   }
-  const { id, items, now, notBefore } = message
-  commitBatch(items, now, notBefore).then(
+  const { id } = message
+  const work =
+    'probe' in message
+      ? onTheFile(writer.probe).then(() => [])
+      : onTheFile(() => writer.commit(message.items, message.now, message.notBefore))
+  work.then(
     (outcomes) => port.postMessage({ id, outcomes } satisfies WriterReply),
     (error: { message?: unknown; code?: unknown }) =>
       port.postMessage({
