@@ -1,0 +1,26 @@
+import { isApiError, type TasklaneError } from '@tasklane/client'
+
+/** The innermost cause's message: `connect ECONNREFUSED 127.0.0.1:3000`. */
+function rootCause(error: unknown): string | undefined {
+  let cause = (error as { cause?: unknown }).cause
+  let message: string | undefined
+  while (typeof cause === 'object' && cause !== null) {
+    const { message: text, cause: next } = cause as { message?: unknown; cause?: unknown }
+    if (typeof text === 'string' && text !== '') message = text
+    cause = next
+  }
+  return message
+}
+
+/**
+ * One line for stderr: the server's own message and status for an API error (`Task 7
+ * does not exist. (404 Not Found... )`), else what went wrong on the way and why.
+ */
+export function describeError(error: TasklaneError): string {
+  if (isApiError(error)) {
+    const requestId = error.requestId === undefined ? '' : `, request id ${error.requestId}`
+    return `${error.message} (HTTP ${error.status}${requestId})`
+  }
+  const cause = rootCause(error)
+  return cause === undefined ? error.message : `${error.message} (${cause})`
+}
