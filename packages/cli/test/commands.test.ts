@@ -1,7 +1,7 @@
 import { freePort } from '@tasklane/testing/launch'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type CliTestServer, startServer } from './support/server.js'
 import { startTasklane, tasklane, waitFor } from './support/cli.js'
+import { type CliTestServer, startServer } from './support/server.js'
 
 let server: CliTestServer
 /** TASKLANE_URL of the server under test. */
@@ -69,7 +69,9 @@ describe('errors and exit statuses', () => {
     const result = await tasklane(['get', '999999'], env)
     expect(result.status).toBe(1)
     expect(result.stdout).toBe('')
-    expect(result.stderr).toMatch(/^tasklane: Task 999999 does not exist\. \(HTTP 404, request id \S+\)\n$/)
+    expect(result.stderr).toMatch(
+      /^tasklane: Task 999999 does not exist\. \(HTTP 404, request id \S+\)\n$/,
+    )
   })
 
   it("exits 1 with the server's message on stderr for a 400, and creates nothing", async () => {
@@ -115,7 +117,10 @@ describe('errors and exit statuses', () => {
       ['list', '--limit', '2147483648'],
       "tasklane: --limit must be a whole number from 0 to 2147483647, got '2147483648'. See 'tasklane list --help'.\n",
     ],
-    [['list', '--tag', 'a', '--tag', 'b'], "tasklane: '--tag' is given twice. See 'tasklane list --help'.\n"],
+    [
+      ['list', '--tag', 'a', '--tag', 'b'],
+      "tasklane: '--tag' is given twice. See 'tasklane list --help'.\n",
+    ],
     [
       ['list', '--url', 'ftp://example.com'],
       "tasklane: --url must be an http:// or https:// URL, got 'ftp://example.com'. See 'tasklane list --help'.\n",
@@ -158,7 +163,10 @@ describe('help and version', () => {
 
   it.each([
     ['add', 'Usage: tasklane add <name> [--tag T] [--json] [--url URL]'],
-    ['list', 'Usage: tasklane list [--limit N] [--tag T] [--after ID] [--desc] [--json] [--url URL]'],
+    [
+      'list',
+      'Usage: tasklane list [--limit N] [--tag T] [--after ID] [--desc] [--json] [--url URL]',
+    ],
     ['get', 'Usage: tasklane get <id> [--json] [--url URL]'],
     ['watch', 'Usage: tasklane watch [--tag T] [--after ID] [--json] [--url URL]'],
     ['export', 'Usage: tasklane export [--tag T] [--url URL]'],
@@ -215,7 +223,12 @@ describe('tasklane export', () => {
     expect(all.status).toBe(0)
     expect(all.stderr).toBe('')
     expect(all.stdout.endsWith('\n')).toBe(true)
-    expect(all.stdout.trimEnd().split('\n').map((line) => JSON.parse(line))).toEqual(listed)
+    expect(
+      all.stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual(listed)
     const docs = await tasklane(['export', '--tag', 'docs'], env)
     expect(docs.stdout).toBe(
       '{"id":1,"name":"Write docs","tag":"docs"}\n{"id":3,"name":"Review","tag":"docs"}\n',
@@ -231,7 +244,9 @@ describe('tasklane watch', () => {
     let added: { id: number } | undefined
     await waitFor('the watcher printing a task', async () => {
       if (watcher.stdout() !== '') return true
-      added = JSON.parse((await tasklane(['add', 'watched', '--tag', 'live', '--json'], env)).stdout)
+      added = JSON.parse(
+        (await tasklane(['add', 'watched', '--tag', 'live', '--json'], env)).stdout,
+      )
       await new Promise((resolve) => setTimeout(resolve, 200))
       return watcher.stdout() !== ''
     })

@@ -62,8 +62,8 @@ export function startTasklane(args: readonly string[], env: NodeJS.ProcessEnv = 
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
     stderr += chunk
   })
-  const exited = new Promise<{ status: number | null; signal: NodeJS.Signals | null }>(
-    (resolve) => child.once('close', (status, signal) => resolve({ status, signal })),
+  const exited = new Promise<{ status: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('close', (status, signal) => resolve({ status, signal })),
   )
   return { child, stdout: () => stdout, stderr: () => stderr, exited }
 }
