@@ -125,8 +125,10 @@ function printSummary(context: Context, summary: Summary, json: boolean) {
     return
   }
   const n = new Intl.NumberFormat('en-US').format
+  const count = (value: number, one: string, many: string) =>
+    `${n(value)} ${value === 1 ? one : many}`
   context.stdout.write(
-    `Read ${n(summary.lines)} lines: ${n(summary.created)} tasks created, ` +
+    `Read ${count(summary.lines, 'line', 'lines')}: ${count(summary.created, 'task', 'tasks')} created, ` +
       `${n(summary.replayed)} already imported, ${n(summary.failed)} refused.\n`,
   )
 }
