@@ -96,6 +96,11 @@ export const COMMANDS = {
       'its number and its text, so lines already imported are not created twice (the\n' +
       'server keeps keys for at least 24 hours). Prints a summary; progress goes to stderr on a terminal.',
     options: {
+      concurrency: {
+        type: 'string',
+        value: 'N',
+        help: "Creates in flight at once, 1 to 256 (default 48); 1 keeps the file's order.",
+      },
       json: { type: 'boolean', help: 'Print the summary as one JSON object.' },
     },
   },

@@ -27,3 +27,11 @@ export function write(output: Output, text: string): Promise<void> | undefined {
   if (output.write(text)) return undefined
   return new Promise((resolve) => output.once('drain', resolve))
 }
+
+/** Exit statuses after SIGINT and SIGTERM, as a shell reports them (128 + the signal). */
+const INTERRUPTED: Readonly<Record<string, number>> = { SIGINT: 130, SIGTERM: 143 }
+
+/** The exit status of a command stopped by the signal that aborted `signal`. */
+export function interruptedStatus(signal: AbortSignal): number {
+  return INTERRUPTED[String(signal.reason)] ?? 130
+}

@@ -13,13 +13,14 @@ function rootCause(error: unknown): string | undefined {
 }
 
 /**
- * One line for stderr: the server's own message and status for an API error (`Task 7
- * does not exist. (404 Not Found... )`), else what went wrong on the way and why.
+ * One line for stderr: for an API error the server's own message, the status, the request
+ * and its X-Request-Id (`Task 7 does not exist. (HTTP 404 from GET http://…/tasks/7;
+ * request id …)`), else what went wrong on the way and why.
  */
 export function describeError(error: TasklaneError): string {
   if (isApiError(error)) {
-    const requestId = error.requestId === undefined ? '' : `, request id ${error.requestId}`
-    return `${error.message} (HTTP ${error.status}${requestId})`
+    const requestId = error.requestId === undefined ? '' : `; request id ${error.requestId}`
+    return `${error.message} (HTTP ${error.status} from ${error.method} ${error.url}${requestId})`
   }
   const cause = rootCause(error)
   return cause === undefined ? error.message : `${error.message} (${cause})`

@@ -7,7 +7,7 @@ import { importTasks } from './commands/import.js'
 import { list } from './commands/list.js'
 import { watch } from './commands/watch.js'
 import type { CommandName } from './commands.js'
-import type { Context, Output } from './context.js'
+import { type Context, interruptedStatus, type Output } from './context.js'
 import { describeError } from './describe-error.js'
 import { commandHelp, mainHelp } from './help.js'
 import { UsageError } from './usage-error.js'
@@ -94,6 +94,8 @@ export async function run(environment: Environment): Promise<number> {
       stderr.write(`tasklane: ${error.message}. See '${help}'.\n`)
       return 2
     }
+    // Ctrl-C while a request ran: the abort is the user's, not an error to explain.
+    if (environment.signal.aborted) return interruptedStatus(environment.signal)
     if (isTasklaneError(error)) {
       stderr.write(`tasklane: ${describeError(error)}\n`)
       return 1

@@ -70,7 +70,7 @@ describe('errors and exit statuses', () => {
     expect(result.status).toBe(1)
     expect(result.stdout).toBe('')
     expect(result.stderr).toMatch(
-      /^tasklane: Task 999999 does not exist\. \(HTTP 404, request id \S+\)\n$/,
+      /^tasklane: Task 999999 does not exist\. \(HTTP 404 from GET http:\/\/127\.0\.0\.1:\d+\/tasks\/999999; request id \S+\)\n$/,
     )
   })
 
@@ -79,7 +79,7 @@ describe('errors and exit statuses', () => {
     const result = await tasklane(['add', '   '], env)
     expect(result.status).toBe(1)
     expect(result.stderr).toContain('"name"')
-    expect(result.stderr).toContain('(HTTP 400')
+    expect(result.stderr).toContain('(HTTP 400 from POST')
     const tooLong = await tasklane(['add', 'x', '--tag', 't'.repeat(65)], env)
     expect(tooLong.status).toBe(1)
     expect(tooLong.stderr).toContain('"tag"')
@@ -126,6 +126,11 @@ describe('errors and exit statuses', () => {
       "tasklane: --url must be an http:// or https:// URL, got 'ftp://example.com'. See 'tasklane list --help'.\n",
     ],
     [
+      ['import', '/nonexistent/tasks.ndjson', '--concurrency', '0'],
+      "tasklane: --concurrency must be a whole number from 1 to 256, got '0'. See 'tasklane import --help'.\n",
+    ],
+    [['import', '/'], "tasklane: Cannot read /: not a file. See 'tasklane import --help'.\n"],
+    [
       ['import', '/nonexistent/tasks.ndjson'],
       "tasklane: Cannot read /nonexistent/tasks.ndjson: ENOENT. See 'tasklane import --help'.\n",
     ],
@@ -170,7 +175,7 @@ describe('help and version', () => {
     ['get', 'Usage: tasklane get <id> [--json] [--url URL]'],
     ['watch', 'Usage: tasklane watch [--tag T] [--after ID] [--json] [--url URL]'],
     ['export', 'Usage: tasklane export [--tag T] [--url URL]'],
-    ['import', 'Usage: tasklane import <file.ndjson> [--json] [--url URL]'],
+    ['import', 'Usage: tasklane import <file.ndjson> [--concurrency N] [--json] [--url URL]'],
   ])('prints the usage of %s with --help and with help <command>', async (command, usage) => {
     const flag = await tasklane([command, '--help'])
     expect(flag.status).toBe(0)
@@ -189,9 +194,10 @@ describe('the server to use', () => {
   })
 
   it('is http://127.0.0.1:3000 when neither is given', async () => {
-    const result = await tasklane(['get', '1'])
-    // Whatever runs there (likely nothing), it is where the CLI went.
-    expect(result.stderr).toContain('http://127.0.0.1:3000/tasks/1')
+    // Whatever answers there, if anything, the error names where the CLI went.
+    const result = await tasklane(['get', '9007199254740991'])
+    expect(result.status).toBe(1)
+    expect(result.stderr).toContain('GET http://127.0.0.1:3000/tasks/9007199254740991')
   })
 })
 

@@ -2,22 +2,22 @@ import { setMaxListeners } from 'node:events'
 import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { createInterface } from 'node:readline'
-import { createClient, isApiError } from '@tasklane/client'
-import type { Context } from '../context.js'
+import { createClient, isApiError, type NewTask } from '@tasklane/client'
+import { integerArgument } from '../command-line.js'
+import { type Context, interruptedStatus } from '../context.js'
 import { createHttpFetch } from '../import/http-fetch.js'
 import { importKey, parseImportLine } from '../import/import-line.js'
 import { createLimiter } from '../import/limiter.js'
 import { startProgress } from '../progress.js'
 import { UsageError } from '../usage-error.js'
 
-/** Creates in flight at once: enough to keep the server's group commit full. */
+/** Creates in flight at once by default: enough to keep the server's group commit full. */
 const CONCURRENCY = 48
+const MAX_CONCURRENCY = 256
 /** Statuses that mean the line itself is wrong; any other failure stops the import. */
 const LINE_ERRORS = new Set([400, 413, 422])
 /** Retries of one line after 429/503 (honouring Retry-After), a dropped connection or a 5xx. */
 const RETRY = { maxRetries: 8, maxDelayMs: 4_000 }
-/** Exit statuses after SIGINT and SIGTERM, as a shell reports them. */
-const INTERRUPTED: Readonly<Record<string, number>> = { SIGINT: 130, SIGTERM: 143 }
 
 /** What an import did, printed at its end. */
 interface Summary {
@@ -28,24 +28,28 @@ interface Summary {
 }
 
 /**
- * `tasklane import <file.ndjson> [--json]`: a task for each line, up to 48 at a time, each
+ * `tasklane import <file.ndjson> [--concurrency N] [--json]`: a task for each line, up to 48
+ * at a time (so ids follow the order of the commits, not quite the file's), each
  * with an Idempotency-Key derived from the line so that running it again creates no
  * duplicate. Bad lines are reported on stderr with their number; the rest go on.
  */
 export async function importTasks(
   context: Context,
   [file = '']: readonly string[],
-  options: { json?: boolean },
+  options: { concurrency?: string; json?: boolean },
 ): Promise<number> {
-  const size = await stat(file).then(
-    (stats) => stats.size,
-    (error: NodeJS.ErrnoException) => {
-      throw new UsageError(`Cannot read ${file}: ${error.code ?? error.message}`, 'import')
-    },
-  )
+  const concurrency =
+    options.concurrency === undefined
+      ? CONCURRENCY
+      : integerArgument(options.concurrency, '--concurrency', 'import', 1, MAX_CONCURRENCY)
+  const stats = await stat(file).catch((error: NodeJS.ErrnoException) => {
+    throw new UsageError(`Cannot read ${file}: ${error.code ?? error.message}`, 'import')
+  })
+  if (!stats.isFile()) throw new UsageError(`Cannot read ${file}: not a file`, 'import')
+  const size = stats.size
   const summary: Summary = { lines: 0, created: 0, replayed: 0, failed: 0 }
   // Its own client: one that counts the creates the server replays, and retries longer.
-  const baseFetch = context.clientOptions.fetch ?? createHttpFetch(CONCURRENCY)
+  const baseFetch = context.clientOptions.fetch ?? createHttpFetch(concurrency)
   const client = createClient({
     ...context.clientOptions,
     retry: RETRY,
@@ -61,8 +65,8 @@ export async function importTasks(
   // Once one create fails for good, the others in flight are stopped: the server is gone
   // or refuses every line alike (a 401, say), and a second run resumes.
   const stop = new AbortController()
-  setMaxListeners(CONCURRENCY * 2, stop.signal)
-  const limiter = createLimiter(CONCURRENCY)
+  setMaxListeners(concurrency * 2, stop.signal)
+  const limiter = createLimiter(concurrency)
 
   const send = async (number: number, text: string) => {
     const line = parseImportLine(text)
@@ -72,7 +76,8 @@ export async function importTasks(
       return
     }
     try {
-      await client.createTask(line.body as never, {
+      // As NewTask: the server, not the CLI, checks it and says what is wrong.
+      await client.createTask(line.body as unknown as NewTask, {
         idempotencyKey: importKey(number, text),
         signal: stop.signal,
       })
@@ -114,7 +119,7 @@ export async function importTasks(
   if (fatal !== undefined) throw fatal
   if (context.signal.aborted) {
     context.stderr.write('Interrupted: run the same import again to finish it.\n')
-    return INTERRUPTED[String(context.signal.reason)] ?? 130
+    return interruptedStatus(context.signal)
   }
   return summary.failed === 0 ? 0 : 1
 }
