@@ -1,6 +1,5 @@
 import { setMaxListeners } from 'node:events'
-import { createReadStream } from 'node:fs'
-import { stat } from 'node:fs/promises'
+import { open } from 'node:fs/promises'
 import { createInterface } from 'node:readline'
 import { createClient, isApiError, type NewTask } from '@tasklane/client'
 import { integerArgument } from '../command-line.js'
@@ -8,6 +7,7 @@ import { type Context, interruptedStatus } from '../context.js'
 import { createHttpFetch } from '../import/http-fetch.js'
 import { importKey, parseImportLine } from '../import/import-line.js'
 import { createLimiter } from '../import/limiter.js'
+import { formatSummary, type ImportSummary } from '../import/summary.js'
 import { startProgress } from '../progress.js'
 import { UsageError } from '../usage-error.js'
 
@@ -18,14 +18,6 @@ const MAX_CONCURRENCY = 256
 const LINE_ERRORS = new Set([400, 413, 422])
 /** Retries of one line after 429/503 (honouring Retry-After), a dropped connection or a 5xx. */
 const RETRY = { maxRetries: 8, maxDelayMs: 4_000 }
-
-/** What an import did, printed at its end. */
-interface Summary {
-  lines: number
-  created: number
-  replayed: number
-  failed: number
-}
 
 /**
  * `tasklane import <file.ndjson> [--concurrency N] [--json]`: a task for each line, up to 48
@@ -42,12 +34,17 @@ export async function importTasks(
     options.concurrency === undefined
       ? CONCURRENCY
       : integerArgument(options.concurrency, '--concurrency', 'import', 1, MAX_CONCURRENCY)
-  const stats = await stat(file).catch((error: NodeJS.ErrnoException) => {
-    throw new UsageError(`Cannot read ${file}: ${error.code ?? error.message}`, 'import')
+  const cannotRead = (why: string) => new UsageError(`Cannot read ${file}: ${why}`, 'import')
+  const handle = await open(file).catch((error: NodeJS.ErrnoException) => {
+    throw cannotRead(error.code ?? error.message)
   })
-  if (!stats.isFile()) throw new UsageError(`Cannot read ${file}: not a file`, 'import')
+  const stats = await handle.stat()
+  if (!stats.isFile()) {
+    await handle.close()
+    throw cannotRead('not a file')
+  }
   const size = stats.size
-  const summary: Summary = { lines: 0, created: 0, replayed: 0, failed: 0 }
+  const summary: ImportSummary = { lines: 0, created: 0, replayed: 0, failed: 0 }
   // Its own client: one that counts the creates the server replays, and retries longer.
   const baseFetch = context.clientOptions.fetch ?? createHttpFetch(concurrency)
   const client = createClient({
@@ -94,7 +91,7 @@ export async function importTasks(
     }
   }
 
-  const input = createReadStream(file)
+  const input = handle.createReadStream()
   const reader = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })
   try {
     for await (const raw of reader) {
@@ -115,25 +112,11 @@ export async function importTasks(
   }
   // Every create the server replayed was counted as created too.
   summary.created -= summary.replayed
-  printSummary(context, summary, options.json === true)
+  context.stdout.write(formatSummary(summary, options.json === true))
   if (fatal !== undefined) throw fatal
   if (context.signal.aborted) {
     context.stderr.write('Interrupted: run the same import again to finish it.\n')
     return interruptedStatus(context.signal)
   }
   return summary.failed === 0 ? 0 : 1
-}
-
-function printSummary(context: Context, summary: Summary, json: boolean) {
-  if (json) {
-    context.stdout.write(`${JSON.stringify(summary)}\n`)
-    return
-  }
-  const n = new Intl.NumberFormat('en-US').format
-  const count = (value: number, one: string, many: string) =>
-    `${n(value)} ${value === 1 ? one : many}`
-  context.stdout.write(
-    `Read ${count(summary.lines, 'line', 'lines')}: ${count(summary.created, 'task', 'tasks')} created, ` +
-      `${n(summary.replayed)} already imported, ${n(summary.failed)} refused.\n`,
-  )
 }
