@@ -70,11 +70,12 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }))
 
 describe('the publishable packages', () => {
-  it('are the contract, the server and the client (the release publishes exactly these)', () => {
+  it('are the contract, the server, the client and the CLI (the release publishes exactly these)', () => {
     expect(packages.map((p) => p.name)).toEqual([
       '@tasklane/contract',
       '@tasklane/server',
       '@tasklane/client',
+      '@tasklane/cli',
     ])
   })
 
@@ -96,6 +97,14 @@ describe('the publishable packages', () => {
         expect.stringMatching(/^dist\/web\/assets\/index-[\w-]+\.css$/),
       ]),
     )
+  })
+
+  it('include the CLI as a command: bin tasklane, its build, the client as a dependency', () => {
+    const { report } = packed.npm.get('@tasklane/cli') ?? expect.unreachable()
+    expect(report.manifest.bin).toEqual({ tasklane: './dist/main.js' })
+    expect(report.files).toEqual(expect.arrayContaining(['dist/main.js']))
+    const client = packages.find((p) => p.name === '@tasklane/client')
+    expect(report.manifest.dependencies).toEqual({ '@tasklane/client': `^${client?.version}` })
   })
 
   it('name no workspace: range in their package.json, so npm pack cannot ship one', () => {
@@ -138,6 +147,14 @@ describe.each(TOOLS)('every publishable package packed by %s pack', (tool) => {
         expect(validate).toEqual(['validateNewTask', 'validateResponses', 'validateTask'])
       },
     )
+
+    it('runs tasklane --version and --help', async () => {
+      const bin = join(project, 'node_modules/.bin/tasklane')
+      const version = await run(bin, ['--version'], { cwd: project })
+      expect(version.stdout).toBe(`${packages.find((p) => p.name === '@tasklane/cli')?.version}\n`)
+      const help = await run(bin, ['--help'], { cwd: project })
+      expect(help.stdout).toMatch(/^Usage: tasklane <command> \[options\]/)
+    })
 
     it('runs tasklane-server --version and --help', async () => {
       const bin = join(project, 'node_modules/.bin/tasklane-server')

@@ -178,6 +178,33 @@ describe('a release to a real registry (Verdaccio), installed as a user would', 
     },
   )
 
+  it('npx @tasklane/cli --help prints the usage; tasklane add and list work on the server', async () => {
+    // An empty directory: npx installs the CLI, and the client it depends on, from the registry.
+    const cliHome = join(dir, 'cli-home')
+    await mkdir(cliHome)
+    const help = await run(cliHome, 'npx', ['--yes', '@tasklane/cli', '--help'])
+    expect(help.code, help.stderr).toBe(0)
+    expect(help.stdout).toMatch(/^Usage: tasklane <command> \[options\]/)
+    const url = { TASKLANE_URL: server.url }
+    const add = await run(
+      cliHome,
+      'npx',
+      ['--yes', '@tasklane/cli', 'add', 'from the CLI', '--tag', 'npx', '--json'],
+      url,
+    )
+    expect(add.code, add.stderr).toBe(0)
+    const task = JSON.parse(add.stdout)
+    expect(task).toEqual({ id: expect.any(Number), name: 'from the CLI', tag: 'npx' })
+    const list = await run(
+      cliHome,
+      'npx',
+      ['--yes', '@tasklane/cli', 'list', '--tag', 'npx', '--json'],
+      url,
+    )
+    expect(list.code, list.stderr).toBe(0)
+    expect(JSON.parse(list.stdout)).toEqual([task])
+  }, 300_000)
+
   it('the client type-checks with tsc', async () => {
     await writeFile(
       join(app, 'tsconfig.json'),

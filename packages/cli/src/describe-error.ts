@@ -1,0 +1,27 @@
+import { isApiError, type TasklaneError } from '@tasklane/client'
+
+/** The innermost cause's message: `connect ECONNREFUSED 127.0.0.1:3000`. */
+function rootCause(error: unknown): string | undefined {
+  let cause = (error as { cause?: unknown }).cause
+  let message: string | undefined
+  while (typeof cause === 'object' && cause !== null) {
+    const { message: text, cause: next } = cause as { message?: unknown; cause?: unknown }
+    if (typeof text === 'string' && text !== '') message = text
+    cause = next
+  }
+  return message
+}
+
+/**
+ * One line for stderr: for an API error the server's own message, the status, the request
+ * and its X-Request-Id (`Task 7 does not exist. (HTTP 404 from GET http://…/tasks/7;
+ * request id …)`), else what went wrong on the way and why.
+ */
+export function describeError(error: TasklaneError): string {
+  if (isApiError(error)) {
+    const requestId = error.requestId === undefined ? '' : `; request id ${error.requestId}`
+    return `${error.message} (HTTP ${error.status} from ${error.method} ${error.url}${requestId})`
+  }
+  const cause = rootCause(error)
+  return cause === undefined ? error.message : `${error.message} (${cause})`
+}

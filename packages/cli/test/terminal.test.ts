@@ -1,0 +1,71 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { commandExists, systemHas } from '@tasklane/testing/requirements'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CLI, tasklane } from './support/cli.js'
+import { type CliTestServer, startServer } from './support/server.js'
+import { openTerminal, shellQuote, type Terminal } from './support/tmux.js'
+
+const hasTmux = systemHas('tmux', commandExists('tmux'), 'apt-get install tmux')
+
+describe.runIf(hasTmux)('tasklane in a terminal (a tmux pseudo-terminal)', () => {
+  let server: CliTestServer
+  let terminal: Terminal
+  let dir: string
+  /** The shell command line that runs the built CLI against the test server. */
+  const cli = (...args: string[]) =>
+    ['env', `TASKLANE_URL=${server.url}`, process.execPath, CLI, ...args].map(shellQuote).join(' ')
+
+  beforeAll(async () => {
+    server = await startServer()
+    terminal = openTerminal()
+    dir = mkdtempSync(join(tmpdir(), 'tasklane-cli-tty-'))
+  })
+  afterAll(async () => {
+    await terminal?.close()
+    await server?.close()
+    if (dir) rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('lists tasks as a table that fits the terminal, long names cut with …', async () => {
+    const env = { TASKLANE_URL: server.url }
+    const long = `A long name ${'that goes on '.repeat(12)}`.trim()
+    expect((await tasklane(['add', 'Write docs', '--tag', 'docs'], env)).status).toBe(0)
+    expect((await tasklane(['add', long, '--tag', 'long'], env)).status).toBe(0)
+    const { screen, status } = await terminal.run(cli('list'), 80)
+    expect(status).toBe(0)
+    const table = screen.slice(screen.findIndex((line) => line.startsWith('ID  NAME')))
+    expect(table[0]).toMatch(/^ID {2}NAME {2,}TAG$/)
+    expect(table[1]).toMatch(/^ 1 {2}Write docs {2,}docs$/)
+    expect(table[2]).toMatch(/^ 2 {2}A long name that goes on .*… {2}long$/)
+    for (const line of table) expect(line.length).toBeLessThanOrEqual(80)
+    // Off a terminal the same name is printed in full.
+    const piped = await tasklane(['list'], env)
+    expect(piped.stdout).toContain(`${'that goes on '.repeat(12).trim()}  long`)
+  })
+
+  it('shows the progress of an import on stderr, one line redrawn in place, and a summary', async () => {
+    const total = 3000
+    const path = join(dir, 'tasks.ndjson')
+    const lines = Array.from({ length: total }, (_, i) => JSON.stringify({ name: `pty ${i + 1}` }))
+    writeFileSync(path, `${lines.join('\n')}\n`)
+    const { screen, status } = await terminal.run(cli('import', path))
+    expect(status).toBe(0)
+    const progress = screen.filter((line) => line.includes('Imported'))
+    expect(progress).toEqual([expect.stringMatching(/^Imported 3,000 tasks · [\d,]+\/s · 100%$/)])
+    expect(screen).toContain(
+      'Read 3,000 lines: 3,000 tasks created, 0 already imported, 0 refused.',
+    )
+  })
+
+  it('shows the progress of an export on stderr while stdout goes to a file', async () => {
+    const out = join(dir, 'export.ndjson')
+    const { screen, status } = await terminal.run(`${cli('export')} > ${shellQuote(out)}`)
+    expect(status).toBe(0)
+    expect(screen.filter((line) => line.includes('Exported'))).toEqual([
+      expect.stringMatching(/^Exported 3,002 tasks · [\d,]+\/s$/),
+    ])
+    expect(readFileSync(out, 'utf8').trimEnd().split('\n')).toHaveLength(3002)
+  })
+})
