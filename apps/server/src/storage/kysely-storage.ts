@@ -1,14 +1,19 @@
 import type { Kysely } from 'kysely'
 import { HighWater } from './high-water.js'
+import type { Reads } from './queries.js'
 import * as queries from './queries.js'
 import type { Schema } from './schema.js'
 import type { Storage, StorageConfig, WriteOutcome } from './storage.js'
 import { storageError } from './unavailable.js'
 
-/** What a backend brings: its Kysely handle for reads, its commit of a batch, its close. */
+/**
+ * What a backend brings: its Kysely handle, the reads (queries.ts) on its prepared
+ * statements, its commit of a batch, its close.
+ */
 export interface Backend {
   readonly kind: StorageConfig['kind']
   readonly db: Kysely<Schema>
+  readonly reads: Reads
   readonly writeTasks: Storage['writeTasks']
   readonly close: () => Promise<void>
   /**
@@ -37,16 +42,23 @@ function newestCreated(outcomes: readonly WriteOutcome[]): number {
   return newest
 }
 
-/** The Storage port on a backend: the reads are queries.ts on its handle, the same everywhere. */
-export function kyselyStorage({ kind, db, writeTasks, close, watchCommits }: Backend): Storage {
+/** The Storage port on a backend: the reads are queries.ts, the same everywhere. */
+export function kyselyStorage({
+  kind,
+  db,
+  reads,
+  writeTasks,
+  close,
+  watchCommits,
+}: Backend): Storage {
   const highWater = new HighWater()
   let stopWatching: (() => Promise<void>) | undefined
   return {
     kind,
-    findTask: (id) => translated(queries.findTask(db, id)),
-    listTasks: (filter, limit) => translated(queries.listTasks(db, filter, limit)),
-    taskIdsFrom: (filter, n, count) => translated(queries.taskIdsFrom(db, filter, n, count)),
-    newestId: () => translated(queries.newestId(db)),
+    findTask: (id) => translated(reads.findTask(id)),
+    listTasks: (filter, limit) => translated(reads.listTasks(filter, limit)),
+    taskIdsFrom: (filter, n, count) => translated(reads.taskIdsFrom(filter, n, count)),
+    newestId: () => translated(reads.newestId()),
     onCommitted(listener) {
       const stop = highWater.subscribe(listener)
       stopWatching ??= watchCommits?.(highWater)

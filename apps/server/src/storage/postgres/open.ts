@@ -2,12 +2,13 @@ import { Kysely, PostgresDialect, sql } from 'kysely'
 import pg from 'pg'
 import { kyselyStorage } from '../kysely-storage.js'
 import { migrate } from '../migrations.js'
-import { newestId } from '../queries.js'
+import { createReads } from '../queries.js'
 import type { Schema } from '../schema.js'
 import type { Storage } from '../storage.js'
 import { writeBatch } from '../write-batch.js'
 import { postgresStatements } from './batch.js'
 import { listenForCommits } from './commit-listener.js'
+import { preparedQueries } from './prepared.js'
 
 /** How long a request waits for a pooled connection before it gets a 503. */
 const CONNECT_TIMEOUT_MS = 5_000
@@ -76,9 +77,11 @@ export async function openPostgres(
     await db.destroy()
     throw error
   }
+  const reads = createReads(db, preparedQueries(pool))
   return kyselyStorage({
     kind: 'postgres',
     db,
+    reads,
     // Writers on every instance take turns: the identity value is drawn after the lock
     // is held and the lock is released only once the commit is visible, so ids appear
     // in commit order and a reader paging with `after` never skips a task. The lock is
@@ -93,7 +96,7 @@ export async function openPostgres(
     watchCommits: listenForCommits({
       url,
       channel,
-      newestId: () => newestId(db),
+      newestId: reads.newestId,
       checkMs: commitCheckMs,
     }),
     close: () => db.destroy(),

@@ -1,7 +1,9 @@
 import type SQLite from 'better-sqlite3'
 import { Kysely, type SqliteDatabase, SqliteDialect } from 'kysely'
+import type { RunQuery } from '../compiled-query.js'
 import { kyselyStorage } from '../kysely-storage.js'
 import { migrate } from '../migrations.js'
+import { createReads } from '../queries.js'
 import type { Schema } from '../schema.js'
 import type { Storage } from '../storage.js'
 import { createBatchWriter } from './batch.js'
@@ -30,6 +32,15 @@ function withStatementCache(sqlite: SQLite.Database, max = 256): SqliteDatabase 
 }
 
 /**
+ * The reads' statements run on the cached prepared statement directly: synchronous, so no
+ * connection to acquire and nothing to wait for (Kysely's driver would take its mutex).
+ */
+function runOn(database: SqliteDatabase): RunQuery {
+  return <Row>(sql: string, parameters: readonly unknown[]) =>
+    Promise.resolve(database.prepare(sql).all(parameters) as Row[])
+}
+
+/**
  * Opens an SQLite file (created with its directory if missing), migrates it, and returns
  * the Storage: reads on this thread's connection, creates committed by a writer thread
  * with a connection of its own. `:memory:` is one database per connection, so there the
@@ -37,9 +48,9 @@ function withStatementCache(sqlite: SQLite.Database, max = 256): SqliteDatabase 
  */
 export async function openSqlite(filename: string): Promise<Storage> {
   const sqlite = openConnection(filename)
-  const db = new Kysely<Schema>({
-    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
-  })
+  const database = withStatementCache(sqlite)
+  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database }) })
+  const reads = createReads(db, runOn(database))
   try {
     await migrate(db, 'sqlite')
   } catch (error) {
@@ -50,6 +61,7 @@ export async function openSqlite(filename: string): Promise<Storage> {
     return kyselyStorage({
       kind: 'sqlite',
       db,
+      reads,
       writeTasks: createBatchWriter(sqlite),
       close: () => db.destroy(),
     })
@@ -58,6 +70,7 @@ export async function openSqlite(filename: string): Promise<Storage> {
   return kyselyStorage({
     kind: 'sqlite',
     db,
+    reads,
     writeTasks: writer.write,
     async close() {
       await writer.close()
