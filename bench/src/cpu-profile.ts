@@ -6,8 +6,16 @@ interface CpuProfile {
     id: number
     callFrame: { functionName: string; url: string; lineNumber: number }
   }[]
+  /** Microseconds on the monotonic clock that process.hrtime reads too. */
+  startTime: number
   samples: number[]
   timeDeltas: number[]
+}
+
+/** A span of the monotonic clock in microseconds (`process.hrtime.bigint() / 1000n`). */
+export interface Window {
+  readonly from: number
+  readonly to: number
 }
 
 /** One function's share of the samples in which it was on top of the stack. */
@@ -30,9 +38,10 @@ export function shortUrl(url: string): string {
 /**
  * Self time by function, largest first: every sample is counted for the function on top of
  * the stack, weighted by its time delta; frames of the same function (name, file, line)
- * are summed. `(idle)` is left out, so shares are of the time the process was busy.
+ * are summed. `(idle)` is left out, so shares are of the time the process was busy; with
+ * `window`, only samples taken within it count (the load, not the start-up).
  */
-export function selfTimes(profile: CpuProfile): SelfTime[] {
+export function selfTimes(profile: CpuProfile, window?: Window): SelfTime[] {
   const frameOf = new Map<number, string>()
   for (const { id, callFrame } of profile.nodes) {
     const name = callFrame.functionName || '(anonymous)'
@@ -43,10 +52,13 @@ export function selfTimes(profile: CpuProfile): SelfTime[] {
   }
   const totals = new Map<string, number>()
   let busy = 0
+  let time = profile.startTime
   profile.samples.forEach((id, i) => {
+    const delta = profile.timeDeltas[i] ?? 0
+    time += delta
+    if (window && (time < window.from || time > window.to)) return
     const frame = frameOf.get(id) ?? '(unknown)'
     if (frame === '(idle)') return
-    const delta = profile.timeDeltas[i] ?? 0
     totals.set(frame, (totals.get(frame) ?? 0) + delta)
     busy += delta
   })
@@ -56,6 +68,6 @@ export function selfTimes(profile: CpuProfile): SelfTime[] {
 }
 
 /** Self times of a .cpuprofile file. */
-export function readSelfTimes(file: string): SelfTime[] {
-  return selfTimes(JSON.parse(readFileSync(file, 'utf8')) as CpuProfile)
+export function readSelfTimes(file: string, window?: Window): SelfTime[] {
+  return selfTimes(JSON.parse(readFileSync(file, 'utf8')) as CpuProfile, window)
 }

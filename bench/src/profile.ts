@@ -3,7 +3,7 @@
  * loads one route with autocannon, stops the server and prints the functions with the most
  * self time. The .cpuprofile stays in --out for a flame graph (Chrome DevTools, speedscope).
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -73,15 +73,22 @@ try {
   if (args.pg) await seedPostgres(url, tasks)
   else seedSqlite(url, tasks)
   const options = { connections: Number(args.connections), seconds: Number(args.seconds) }
+  // Only the load's samples count: start-up (module loading, seeding) is not the route's.
+  const clock = () => Number(process.hrtime.bigint() / 1000n)
+  const from = clock()
   const result = await load(server.url, [request], options)
+  const to = clock()
   await server.stop({ graceMs: 20_000 })
   console.log(
     `${request.method} ${request.path}, ${options.connections} connections: ${Math.round(result.rps)} req/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms`,
   )
-  const file = readdirSync(out).find((name) => name.endsWith('.cpuprofile'))
+  // One profile per thread: the main thread's is the largest (the SQLite writer's is small).
+  const file = readdirSync(out)
+    .filter((name) => name.endsWith('.cpuprofile'))
+    .sort((a, b) => statSync(join(out, b)).size - statSync(join(out, a)).size)[0]
   if (!file) throw new Error(`No .cpuprofile in ${out}`)
   console.log(`\nself time, % of busy samples (${join(out, file)}):`)
-  for (const { frame, share } of readSelfTimes(join(out, file)).slice(0, Number(args.top))) {
+  for (const { frame, share } of readSelfTimes(join(out, file), { from, to }).slice(0, Number(args.top))) {
     console.log(`${(share * 100).toFixed(1).padStart(5)} %  ${frame}`)
   }
 } finally {

@@ -86,6 +86,7 @@ describe.runIf(onPostgres)('migrations when several instances start at once', ()
           '0001-create-tasks',
           '0002-create-idempotency-keys',
           '0003-limit-task-ids',
+          '0004-write-function',
         ])
         await Promise.all(storages.map((storage) => storage.close()))
       } finally {
@@ -112,7 +113,7 @@ describe.runIf(onPostgres)('three server processes on one PostgreSQL schema', ()
     const rows = await adminQuery<{ count: string }>(
       `select count(*) from ${testDatabase.schema}.kysely_migration`,
     )
-    expect(rows).toEqual([{ count: '3' }])
+    expect(rows).toEqual([{ count: '4' }])
   })
 
   it('loses no acknowledged create, duplicates no id and orders ids by commit', async () => {

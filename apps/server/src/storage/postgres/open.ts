@@ -78,6 +78,7 @@ export async function openPostgres(
     throw error
   }
   const reads = createReads(db, preparedQueries(pool))
+  const statements = postgresStatements(pool, channel, WRITE_LOCK_CLASS)
   return kyselyStorage({
     kind: 'postgres',
     db,
@@ -86,13 +87,8 @@ export async function openPostgres(
     // is held and the lock is released only once the commit is visible, so ids appear
     // in commit order and a reader paging with `after` never skips a task. The lock is
     // keyed by the tasks table's oid, so deployments in other schemas do not contend.
-    writeTasks: (items, now, notBefore) =>
-      db.transaction().execute(async (trx) => {
-        await sql`select pg_advisory_xact_lock(${sql.lit(WRITE_LOCK_CLASS)}, 'tasks'::regclass::oid::int)`.execute(
-          trx,
-        )
-        return writeBatch(postgresStatements(trx, channel), items, now, notBefore)
-      }),
+    // A batch is at most two round trips: its keys looked up, then one statement.
+    writeTasks: (items, now, notBefore) => writeBatch(statements, items, now, notBefore),
     watchCommits: listenForCommits({
       url,
       channel,
