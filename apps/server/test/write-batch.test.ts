@@ -229,7 +229,7 @@ describe.runIf(onPostgres)('a key stored by another instance between look-up and
       const [outcome] = await writeBatch(statements, [keyed('raced')], T0, T0 - DAY)
       const [theirs] = await other.writeTasks([keyed('raced')], T0, T0 - DAY)
       expect([lookups, writes]).toEqual([2, 1])
-      expect(outcome).toEqual({ ...theirs, replayed: true })
+      expect(outcome).toEqual({ ...(theirs as object), replayed: true })
       expect((await mine.listTasks({}, 10)).map((task) => task.name)).toEqual(['raced'])
     } finally {
       await pool.end()
