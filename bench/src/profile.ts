@@ -88,7 +88,10 @@ try {
     .sort((a, b) => statSync(join(out, b)).size - statSync(join(out, a)).size)[0]
   if (!file) throw new Error(`No .cpuprofile in ${out}`)
   console.log(`\nself time, % of busy samples (${join(out, file)}):`)
-  for (const { frame, share } of readSelfTimes(join(out, file), { from, to }).slice(0, Number(args.top))) {
+  for (const { frame, share } of readSelfTimes(join(out, file), { from, to }).slice(
+    0,
+    Number(args.top),
+  )) {
     console.log(`${(share * 100).toFixed(1).padStart(5)} %  ${frame}`)
   }
 } finally {
