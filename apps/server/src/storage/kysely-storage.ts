@@ -1,7 +1,9 @@
+import type { Task } from '@tasklane/contract'
 import type { Kysely } from 'kysely'
 import { HighWater } from './high-water.js'
 import type { Reads } from './queries.js'
 import * as queries from './queries.js'
+import { recentTasks } from './recent-tasks.js'
 import type { Schema } from './schema.js'
 import type { Storage, StorageConfig, WriteOutcome } from './storage.js'
 import { storageError } from './unavailable.js'
@@ -14,6 +16,12 @@ export interface Backend {
   readonly kind: StorageConfig['kind']
   readonly db: Kysely<Schema>
   readonly reads: Reads
+  /**
+   * Keep the newest tasks in memory for listings (recent-tasks.ts). Only where reads are
+   * synchronous (SQLite): then no commit can land between a listing's check of the window
+   * and its answer, nor a slower re-read overwrite a newer one.
+   */
+  readonly keepRecent?: boolean
   readonly writeTasks: Storage['writeTasks']
   readonly close: () => Promise<void>
   /**
@@ -31,15 +39,13 @@ function translated<T>(promise: Promise<T>): Promise<T> {
   })
 }
 
-/** The largest id a batch created (0 when it only replayed or clashed). */
-function newestCreated(outcomes: readonly WriteOutcome[]): number {
-  let newest = 0
+/** The tasks a batch created, ascending (none when it only replayed or clashed). */
+function createdTasks(outcomes: readonly WriteOutcome[]): Task[] {
+  const created: Task[] = []
   for (const outcome of outcomes) {
-    if (outcome !== 'conflict' && !outcome.replayed && outcome.task.id > newest) {
-      newest = outcome.task.id
-    }
+    if (outcome !== 'conflict' && !outcome.replayed) created.push(outcome.task)
   }
-  return newest
+  return created.sort((a, b) => a.id - b.id)
 }
 
 /** The Storage port on a backend: the reads are queries.ts, the same everywhere. */
@@ -47,16 +53,18 @@ export function kyselyStorage({
   kind,
   db,
   reads,
+  keepRecent = false,
   writeTasks,
   close,
   watchCommits,
 }: Backend): Storage {
   const highWater = new HighWater()
+  const recent = keepRecent ? recentTasks(reads) : undefined
   let stopWatching: (() => Promise<void>) | undefined
   return {
     kind,
     findTask: (id) => translated(reads.findTask(id)),
-    listTasks: (filter, limit) => translated(reads.listTasks(filter, limit)),
+    listTasks: (filter, limit) => translated((recent ?? reads).listTasks(filter, limit)),
     taskIdsFrom: (filter, n, count) => translated(reads.taskIdsFrom(filter, n, count)),
     newestId: () => translated(reads.newestId()),
     onCommitted(listener) {
@@ -68,7 +76,9 @@ export function kyselyStorage({
       const outcomes = await translated(writeTasks(items, now, notBefore))
       // The batch has committed, and ids follow commit order: every id up to its largest
       // is final. Said at once, here, rather than waiting for the database to echo it.
-      highWater.raise(newestCreated(outcomes))
+      const created = createdTasks(outcomes)
+      recent?.committed(created)
+      highWater.raise(created.at(-1)?.id ?? 0)
       return outcomes
     },
     purgeIdempotencyKeys: (before) => translated(queries.purgeIdempotencyKeys(db, before)),

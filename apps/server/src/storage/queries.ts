@@ -59,6 +59,12 @@ export function createReads(db: Db, run: RunQuery) {
   const newestIdShape = shape('newest', () =>
     db.selectFrom('tasks').select((eb) => eb.fn.max('id').as('id')),
   )
+  const countAfterShape = shape('count-after', (value) =>
+    db
+      .selectFrom('tasks')
+      .select((eb) => [eb.fn.countAll().as('count'), eb.fn.max('id').as('newest')])
+      .where('id', '>', value('after')),
+  )
 
   return {
     /** The task with this id, or undefined. */
@@ -87,6 +93,15 @@ export function createReads(db: Db, run: RunQuery) {
         offset: n - 1,
       })
       return rows.map((row) => Number(row.id))
+    },
+
+    /** How many tasks have an id above `after`, and the largest id (0 when there is none). */
+    async countAfter(after: number): Promise<{ count: number; newest: number }> {
+      const [row] = await execute<{ count: number | string; newest: number | null }>(
+        countAfterShape,
+        { after },
+      )
+      return { count: Number(row?.count ?? 0), newest: Number(row?.newest ?? 0) }
     },
 
     /** The id of the newest task, 0 when there is none. */

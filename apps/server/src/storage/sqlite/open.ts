@@ -71,6 +71,8 @@ export async function openSqlite(filename: string): Promise<Storage> {
     kind: 'sqlite',
     db,
     reads,
+    // Commits happen on the writer thread's connection; what this one reads is committed.
+    keepRecent: true,
     writeTasks: writer.write,
     async close() {
       await writer.close()
