@@ -31,10 +31,11 @@ function select(window: readonly Task[], filter: ListFilter, limit: number): Tas
  * The newest tasks, kept in memory so that the page people look at most (the newest ones,
  * a last page no page cache can hold) is not read row by row on every request. The window
  * holds every task with an id above `start`; a listing whose cursor is at or above it is
- * answered from the window, after one aggregate query proves the window whole: as many
- * tasks above `start` in the database as in the window, and the same newest id. Tasks are
- * never edited or deleted, so equal counts mean equal sets, whoever wrote them (another
- * instance, a tool writing the file): on any difference the window is read again.
+ * answered from the window, after one query proves the window whole: the same newest id
+ * in the database (when the window's ids are consecutive), else as many tasks above
+ * `start` as in the window and the same newest id. Tasks are never edited or deleted, so
+ * that means the same tasks, whoever wrote them (a tool writing the file behind the
+ * server's back): on any difference the window is read again.
  */
 export function recentTasks(reads: Reads, size = WINDOW) {
   let window: Task[] = []
@@ -47,15 +48,24 @@ export function recentTasks(reads: Reads, size = WINDOW) {
     start = newest.length < size ? 0 : (window[0] as Task).id - 1
   }
 
+  /**
+   * Whether the database holds no task above `start` that the window lacks. When the
+   * window's ids are consecutive, no task can hide between them, so the newest id is
+   * proof enough (one index seek); otherwise the tasks above `start` are counted.
+   */
+  async function whole(): Promise<boolean> {
+    const newest = window.at(-1)?.id ?? 0
+    if (newest - start === window.length) return (await reads.newestId()) === newest
+    const counted = await reads.countAfter(start)
+    return counted.count === window.length && counted.newest === newest
+  }
+
   return {
     /** Up to `limit` tasks matching the filter, from the window when it covers the filter. */
     async listTasks(filter: ListFilter, limit: number): Promise<Task[]> {
       const after = filter.after ?? 0
       if (start === Number.POSITIVE_INFINITY) await reload()
-      else if (after >= start) {
-        const { count, newest } = await reads.countAfter(start)
-        if (count !== window.length || newest !== (window.at(-1)?.id ?? 0)) await reload()
-      }
+      else if (after >= start && !(await whole())) await reload()
       return after >= start ? select(window, filter, limit) : reads.listTasks(filter, limit)
     },
 
