@@ -47,7 +47,7 @@ export function evaluateGoals(results: Omit<BenchResults, 'goals'>): Goal[] {
       })
       const most = P99_MAX[target] as number
       p99.push({
-        figure: `  its p99 ÷ ceiling's p99`,
+        figure: `  its p99 ÷ ceiling's p99 (${label})`,
         goal: `≤ ${most}`,
         value: fixed(ratio?.p99),
         status: status(ratio?.p99, (v) => v <= most),
