@@ -110,7 +110,10 @@ if (sweepScenarios.length === 0) {
 }
 /** Connections of the durable-insert figures (issue 6's bench measured at 10). */
 const INSERT_CONNECTIONS = 10
-const serverMain = resolve(args.server ?? join(SERVER_DIR, 'dist/main.js'))
+// pnpm runs the script in bench/; a relative --server is meant from where pnpm was started.
+const serverMain = args.server
+  ? resolve(process.env.INIT_CWD ?? process.cwd(), args.server)
+  : join(SERVER_DIR, 'dist/main.js')
 const largeTasks = positive('large', args.large, 1_000_000)
 const smallTasks = 1_000
 const latencyIterations = quick ? 600 : 2_000
