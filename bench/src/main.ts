@@ -32,7 +32,7 @@ const ROOT = resolve(BENCH_DIR, '..')
 const SERVER_DIR = join(ROOT, 'apps/server')
 
 const USAGE = `Usage: pnpm bench [-- options]
-  --quick                 short run (about 3 minutes): 2 rounds of 2 s
+  --quick                 shorter run: 2 rounds of 2 s, fewer latency samples
   --pg <url>              also benchmark tasklane on PostgreSQL; a scratch database is
                           created next to the one the URL names and dropped afterwards
   --rounds <n>            interleaved rounds of the sweep (default 3, quick 2)
