@@ -1,4 +1,4 @@
-import type { BenchResults, GoalStatus, TargetId } from './results.js'
+import type { BenchResults, GoalStatus, ScenarioId, TargetId } from './results.js'
 
 const WIDTH = 960
 const COLORS: Record<TargetId, string> = {
@@ -42,10 +42,118 @@ function text(
   return `<text x="${x}" y="${y}"${attrs}>${escapeXml(content)}</text>`
 }
 
+/** Each panel's title and subtitle: the scenario's labels are too long for a panel. */
+const TITLES: Record<ScenarioId, [string, string]> = {
+  full: ['full page', 'GET /tasks?limit=20, cached'],
+  tail: ['tail page', 'GET /tasks?limit=20&after=<newest − 20>'],
+  create: ['durable POST /task', '201 once committed to disk'],
+}
+
+const PANEL = { width: 290, height: 230, gap: 21, left: 52, bottom: 34, top: 28 }
+
+/** Round tick values for an axis from 0 to at least `max`. */
+function ticks(max: number): number[] {
+  const rough = max / 4
+  const magnitude = 10 ** Math.floor(Math.log10(Math.max(rough, 1)))
+  const step = ([1, 2, 2.5, 5, 10].find((m) => m * magnitude >= rough) ?? 10) * magnitude
+  return Array.from({ length: Math.ceil(max / step) + 1 }, (_, i) => i * step)
+}
+
+const short = (value: number) =>
+  value >= 1000 ? `${(value / 1000).toFixed(value >= 10_000 ? 0 : 1)}k` : String(Math.round(value))
+
+/** One scenario's panel: req/s against connections, a line per server (and the batched limits). */
+function panel(
+  results: BenchResults,
+  scenario: BenchResults['load'][number],
+  x0: number,
+  y0: number,
+): string[] {
+  const parts: string[] = []
+  const { width, height, left, bottom, top } = PANEL
+  const plotW = width - left - 10
+  const plotH = height - top - bottom
+  const points = scenario.points
+  const limits = scenario.id === 'create' ? (results.batchedLimits ?? []) : []
+  const max = Math.max(
+    1,
+    ...points.flatMap((p) =>
+      Object.values(p.targets).map((t) => (Number.isFinite(t?.rps) ? (t?.rps as number) : 0)),
+    ),
+    ...limits.map((l) => l.limit),
+  )
+  const axis = ticks(max)
+  const top0 = axis.at(-1) as number
+  const px = (i: number) =>
+    x0 + left + (points.length === 1 ? plotW / 2 : (i * plotW) / (points.length - 1))
+  const py = (value: number) => y0 + top + plotH - (value / top0) * plotH
+  const [title, subtitle] = TITLES[scenario.id]
+  parts.push(text(x0 + left, y0 + 14, title, { 'font-weight': 600 }))
+  parts.push(text(x0 + left, y0 + 26, subtitle, { fill: '#5f6368', 'font-size': 11 }))
+  for (const tick of axis) {
+    const y = py(tick)
+    parts.push(
+      `<line x1="${x0 + left}" x2="${x0 + left + plotW}" y1="${y.toFixed(1)}" y2="${y.toFixed(1)}" stroke="#e8eaed"/>`,
+      text(x0 + left - 6, y + 4, short(tick), {
+        'text-anchor': 'end',
+        fill: '#5f6368',
+        'font-size': 11,
+      }),
+    )
+  }
+  points.forEach((p, i) => {
+    parts.push(
+      text(px(i), y0 + top + plotH + 16, String(p.connections), {
+        'text-anchor': 'middle',
+        fill: '#5f6368',
+        'font-size': 11,
+      }),
+    )
+  })
+  parts.push(
+    text(x0 + left + plotW / 2, y0 + height - 4, 'connections', {
+      'text-anchor': 'middle',
+      fill: '#5f6368',
+      'font-size': 11,
+    }),
+  )
+  const line = (values: number[], color: string, dashed = false) => {
+    const coords = values
+      .map((v, i) => (Number.isFinite(v) ? `${px(i).toFixed(1)},${py(v).toFixed(1)}` : ''))
+      .filter(Boolean)
+    if (coords.length === 0) return
+    parts.push(
+      `<polyline points="${coords.join(' ')}" fill="none" stroke="${color}" stroke-width="2"${dashed ? ' stroke-dasharray="5 4"' : ''}/>`,
+    )
+    if (!dashed)
+      for (const c of coords) {
+        const [cx, cy] = c.split(',')
+        parts.push(`<circle cx="${cx}" cy="${cy}" r="3" fill="${color}"/>`)
+      }
+  }
+  for (const target of ['sqlite', 'postgres'] as const) {
+    const mine = limits.filter((l) => l.target === target)
+    if (mine.length > 0)
+      line(
+        points.map((p) => mine.find((l) => l.connections === p.connections)?.limit ?? Number.NaN),
+        COLORS[target],
+        true,
+      )
+  }
+  for (const target of ['ceiling', 'sqlite', 'postgres'] as const) {
+    if (!points.some((p) => p.targets[target])) continue
+    line(
+      points.map((p) => p.targets[target]?.rps ?? Number.NaN),
+      COLORS[target],
+    )
+  }
+  return parts
+}
+
 /**
- * Renders a run as a self-contained SVG: req/s of every server under every scenario as
- * bars (with each tasklane bar's ratio to the ceiling), the goals, the other figures,
- * and the command and machine that made it.
+ * Renders a run as a self-contained SVG: for each scenario, req/s against connections of
+ * every server (and, for the durable POST, the perfectly batched limit, dashed); the goals,
+ * the other figures, and the command and machine that made it.
  */
 export function renderChart(results: BenchResults): string {
   const parts: string[] = []
@@ -61,13 +169,13 @@ export function renderChart(results: BenchResults): string {
     text(
       24,
       y,
-      `req/s, median of ${results.settings.rounds} interleaved rounds of ${results.settings.seconds} s, ${results.settings.connections} connections, ${results.settings.tasks.toLocaleString('en')} tasks; p50 / p99 latency`,
+      `req/s by connections, median of ${results.settings.rounds} interleaved rounds of ${results.settings.seconds} s, ${results.settings.tasks.toLocaleString('en')} tasks`,
       { fill: '#5f6368' },
     ),
   )
   y += 18
   const targets = (['ceiling', 'sqlite', 'postgres'] as const).filter((target) =>
-    results.load.some((scenario) => scenario.targets[target]),
+    results.load.some((scenario) => scenario.points.some((p) => p.targets[target])),
   )
   let legendX = 24
   for (const target of targets) {
@@ -77,38 +185,22 @@ export function renderChart(results: BenchResults): string {
     )
     legendX += 28 + NAMES[target].length * 7
   }
-  y += 30
-
-  const barMax = 520
-  const max = Math.max(
-    1,
-    ...results.load.flatMap((s) => Object.values(s.targets).map((t) => t?.rps ?? 0)),
-  )
-  for (const scenario of results.load) {
-    parts.push(text(24, y + 12, scenario.label, { 'font-weight': 600 }))
-    y += 20
-    for (const target of targets) {
-      const figures = scenario.targets[target]
-      if (!figures) continue
-      const width = Math.max(1, (figures.rps / max) * barMax)
-      const ratio = figures.ratio ? ` (${figures.ratio.rps.toFixed(2)}× ceiling)` : ''
-      parts.push(
-        `<rect x="24" y="${y}" width="${width.toFixed(1)}" height="16" fill="${COLORS[target]}" rx="2"/>`,
-        text(24 + width + 6, y + 12, `${number(figures.rps)} req/s${ratio}`, {
-          'font-weight': figures.ratio ? 600 : 400,
-        }),
-        text(WIDTH - 24, y + 12, `p50 ${ms(figures.p50)} · p99 ${ms(figures.p99)}`, {
-          'text-anchor': 'end',
-          fill: '#5f6368',
-        }),
-      )
-      y += 20
-    }
-    y += 10
+  if (results.batchedLimits?.length) {
+    parts.push(
+      `<line x1="${legendX}" x2="${legendX + 22}" y1="${y + 6}" y2="${y + 6}" stroke="#5f6368" stroke-width="2" stroke-dasharray="5 4"/>`,
+      text(legendX + 28, y + 11, 'perfectly batched durable limit'),
+    )
   }
+  y += 24
+  results.load.forEach((scenario, i) => {
+    parts.push(...panel(results, scenario, 24 + i * (PANEL.width + PANEL.gap), y))
+  })
+  y += PANEL.height + 10
 
   y += 20
-  parts.push(text(24, y, 'Goals (issues 6 and 13)', { 'font-size': 16, 'font-weight': 600 }))
+  parts.push(
+    text(24, y, 'Goals (issue 12, then issues 6 and 13)', { 'font-size': 16, 'font-weight': 600 }),
+  )
   y += 8
   for (const goal of results.goals) {
     y += 20
@@ -116,9 +208,9 @@ export function renderChart(results: BenchResults): string {
     parts.push(
       text(24, y, mark, { fill: color, 'font-weight': 700 }),
       text(44, y, goal.figure),
-      text(520, y, goal.goal, { fill: '#5f6368' }),
-      text(600, y, goal.value, { 'font-weight': 600 }),
-      text(760, y, goal.status, { fill: color }),
+      text(600, y, goal.goal, { fill: '#5f6368' }),
+      text(680, y, goal.value, { 'font-weight': 600 }),
+      text(800, y, goal.status, { fill: color }),
     )
   }
 
@@ -130,7 +222,7 @@ export function renderChart(results: BenchResults): string {
     )
     if (latency.tailPage) {
       other.push(
-        `last, partial page (never cached, always a query): ${ms(latency.tailPage.smallMs)} at ${latency.smallTasks.toLocaleString('en')} tasks, ${ms(latency.tailPage.largeMs)} at ${latency.largeTasks.toLocaleString('en')}`,
+        `last, partial page (never in the page cache): ${ms(latency.tailPage.smallMs)} at ${latency.smallTasks.toLocaleString('en')} tasks, ${ms(latency.tailPage.largeMs)} at ${latency.largeTasks.toLocaleString('en')}`,
       )
     }
   }

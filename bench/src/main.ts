@@ -11,31 +11,38 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { envName } from '@tasklane/server'
 import { renderChart } from './chart.js'
+import { batchedLimits, fsyncLatency, postgresCommitLatency } from './commit-cost.js'
 import { rawSqliteInserts } from './durable.js'
 import { fanOut } from './fanout.js'
 import { evaluateGoals } from './goals.js'
 import { interleavedLatency, timedGet } from './latency.js'
-import { type LoadRequest, type LoadResult, load } from './load.js'
+import { type LoadRequest, load } from './load.js'
 import { describeMachine } from './machine.js'
 import { killAll, type ServerProcess, startServer } from './processes.js'
-import { goalsTable, loadTable, otherFigures } from './report.js'
-import type { BenchResults, ScenarioResult, TargetFigures, TargetId } from './results.js'
+import { batchedTable, goalsTable, loadTable, otherFigures } from './report.js'
+import type { BenchResults, CommitCost, TargetId } from './results.js'
 import { sdkOverhead } from './sdk.js'
 import { createScratchDatabase, seedPostgres, seedSqlite } from './seed.js'
-import { median, ratio } from './stats.js'
+import { median } from './stats.js'
 import { streamAll } from './stream.js'
+import { POST_BODY, runSweep, scenarios } from './sweep.js'
 
 const BENCH_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const ROOT = resolve(BENCH_DIR, '..')
 const SERVER_DIR = join(ROOT, 'apps/server')
 
 const USAGE = `Usage: pnpm bench [-- options]
-  --quick                 short run (about 90 s): 2 rounds of 2 s
+  --quick                 shorter run: 2 rounds of 2 s, fewer latency samples
   --pg <url>              also benchmark tasklane on PostgreSQL; a scratch database is
                           created next to the one the URL names and dropped afterwards
-  --rounds <n>            interleaved rounds per scenario (default 5, quick 2)
-  --seconds <n>           seconds per load run (default 4, quick 2)
-  --connections <n>       autocannon connections (default 10)
+  --rounds <n>            interleaved rounds of the sweep (default 3, quick 2)
+  --seconds <n>           seconds per load run (default 3, quick 2)
+  --connections <list>    the sweep's autocannon connections (default 1,10,50,100)
+  --scenarios <list>      the sweep's scenarios, of full,tail,create (default all three)
+  --sweep-only            only the sweep (and commit latency): no latency, streaming,
+                          SDK, insert or fan-out figures
+  --server <main.js>      a server build other than apps/server/dist (to compare builds);
+                          not rebuilt
   --tasks <n>             tasks in the loaded table (default 100000)
   --large <n>             tasks in the large table of the latency/streaming figures (default 1000000)
   --log-level <level>     LOG_LEVEL for the tasklane servers (default: the server's own default)
@@ -50,6 +57,9 @@ const { values: args } = parseArgs({
     rounds: { type: 'string' },
     seconds: { type: 'string' },
     connections: { type: 'string' },
+    scenarios: { type: 'string' },
+    'sweep-only': { type: 'boolean', default: false },
+    server: { type: 'string' },
     tasks: { type: 'string' },
     large: { type: 'string' },
     'log-level': { type: 'string' },
@@ -73,14 +83,37 @@ function positive(name: string, value: string | undefined, fallback: number): nu
   return n
 }
 
+function connectionList(value: string | undefined): number[] {
+  if (value === undefined) return [1, 10, 50, 100]
+  const list = value.split(',').map(Number)
+  if (list.length === 0 || list.some((n) => !Number.isInteger(n) || n < 1)) {
+    console.error(`--connections must be positive integers separated by commas.\n\n${USAGE}`)
+    process.exit(2)
+  }
+  return list
+}
+
 const quick = args.quick
 const settings = {
   quick,
-  rounds: positive('rounds', args.rounds, quick ? 2 : 5),
-  seconds: positive('seconds', args.seconds, quick ? 2 : 4),
-  connections: positive('connections', args.connections, 10),
+  rounds: positive('rounds', args.rounds, quick ? 2 : 3),
+  seconds: positive('seconds', args.seconds, quick ? 2 : 3),
+  connections: connectionList(args.connections),
   tasks: positive('tasks', args.tasks, 100_000),
 }
+const sweepScenarios = scenarios(settings.tasks).filter(
+  (scenario) => args.scenarios === undefined || args.scenarios.split(',').includes(scenario.id),
+)
+if (sweepScenarios.length === 0) {
+  console.error(`--scenarios names none of full, tail, create.\n\n${USAGE}`)
+  process.exit(2)
+}
+/** Connections of the durable-insert figures (issue 6's bench measured at 10). */
+const INSERT_CONNECTIONS = 10
+// pnpm runs the script in bench/; a relative --server is meant from where pnpm was started.
+const serverMain = args.server
+  ? resolve(process.env.INIT_CWD ?? process.cwd(), args.server)
+  : join(SERVER_DIR, 'dist/main.js')
 const largeTasks = positive('large', args.large, 1_000_000)
 const smallTasks = 1_000
 const latencyIterations = quick ? 600 : 2_000
@@ -130,7 +163,8 @@ const watchdog = setTimeout(
     console.error('The benchmark took too long; stopping.')
     process.exit(1)
   },
-  (quick ? 5 : 15) * 60_000 + settings.rounds * settings.seconds * 16_000,
+  (quick ? 5 : 15) * 60_000 +
+    settings.rounds * settings.seconds * settings.connections.length * 9 * 1_500,
 )
 watchdog.unref()
 
@@ -154,7 +188,7 @@ function startTasklane(name: string, databaseUrl: string, env: Record<string, st
   return startServer({
     name,
     command: process.execPath,
-    args: [join(SERVER_DIR, 'dist/main.js')],
+    args: [serverMain],
     cwd: work,
     env: {
       DATABASE_URL: databaseUrl,
@@ -190,7 +224,9 @@ async function seededSqliteServer(name: string, count: number): Promise<ServerPr
   return server
 }
 
-async function postgresServer(url: string): Promise<ServerProcess | undefined> {
+async function postgresServer(
+  url: string,
+): Promise<{ server: ServerProcess; url: string } | undefined> {
   let scratch: Awaited<ReturnType<typeof createScratchDatabase>>
   try {
     scratch = await createScratchDatabase(url)
@@ -211,101 +247,27 @@ async function postgresServer(url: string): Promise<ServerProcess | undefined> {
   }
   await seedPostgres(scratch.url, settings.tasks)
   log(`postgres: seeded ${settings.tasks.toLocaleString('en')} tasks`)
-  return server
+  return { server, url: scratch.url }
 }
 
-const POST_BODY = JSON.stringify({ name: 'Benchmark task', tag: 'bench' })
-const deepAfter = Math.floor(settings.tasks * 0.9)
-const scenarios: { id: string; label: string; requests: LoadRequest[] }[] = [
-  {
-    id: 'list',
-    label: 'GET /tasks?limit=20',
-    requests: [{ method: 'GET', path: '/tasks?limit=20' }],
-  },
-  {
-    id: 'deep',
-    label: `GET /tasks?limit=20&after=${deepAfter}`,
-    requests: [{ method: 'GET', path: `/tasks?limit=20&after=${deepAfter}` }],
-  },
-  {
-    id: 'create',
-    label: 'POST /task',
-    requests: [{ method: 'POST', path: '/task', body: POST_BODY }],
-  },
-  {
-    id: 'mix',
-    label: '90 % GET / 10 % POST',
-    requests: [
-      ...Array.from({ length: 9 }, () => ({ method: 'GET' as const, path: '/tasks?limit=20' })),
-      { method: 'POST', path: '/task', body: POST_BODY },
-    ],
-  },
-]
-
 /** Every scenario's first request answered as it should, before any load. */
-async function checkTarget(server: ServerProcess): Promise<void> {
-  for (const path of ['/tasks?limit=20', `/tasks?limit=20&after=${deepAfter}`]) {
-    const response = await fetch(server.url + path)
-    const tasks = (await response.json()) as unknown[]
-    if (response.status !== 200 || tasks.length !== 20) {
+async function checkTarget(id: TargetId, server: ServerProcess): Promise<void> {
+  for (const scenario of scenarios(settings.tasks)) {
+    const [request] = await scenario.requests(id, server)
+    if (!request) continue
+    const response = await fetch(server.url + request.path, {
+      method: request.method,
+      headers: request.body === undefined ? {} : { 'content-type': 'application/json' },
+      body: request.body,
+    })
+    const answer = (await response.json()) as unknown
+    const expected = request.method === 'POST' ? 201 : 200
+    if (response.status !== expected || (expected === 200 && (answer as unknown[]).length !== 20)) {
       throw new Error(
-        `${server.name}: GET ${path} answered ${response.status} with ${tasks.length} tasks`,
+        `${server.name}: ${request.method} ${request.path} answered ${response.status}`,
       )
     }
   }
-  const response = await fetch(`${server.url}/task`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: POST_BODY,
-  })
-  await response.arrayBuffer()
-  if (response.status !== 201)
-    throw new Error(`${server.name}: POST /task answered ${response.status}`)
-}
-
-async function runLoad(targets: [TargetId, ServerProcess][]): Promise<ScenarioResult[]> {
-  const runs = new Map<string, LoadResult[]>()
-  const opts = { connections: settings.connections, seconds: settings.seconds }
-  for (let round = 0; round < settings.rounds; round++) {
-    // Interleaved A B A B, and the order flips every round so neither side always goes first.
-    const order = round % 2 === 0 ? targets : [...targets].reverse()
-    for (const scenario of scenarios) {
-      for (const [id, server] of order) {
-        if (round === 0)
-          await load(server.url, scenario.requests, { ...opts, seconds: warmupSeconds })
-        const result = await load(server.url, scenario.requests, opts)
-        const key = `${scenario.id}/${id}`
-        runs.set(key, [...(runs.get(key) ?? []), result])
-        log(
-          `round ${round + 1}/${settings.rounds} ${scenario.label.padEnd(34)} ${id.padEnd(8)} ${Math.round(result.rps).toString().padStart(6)} req/s  p50 ${result.p50.toFixed(2)} ms  p99 ${result.p99.toFixed(2)} ms${result.failed ? `  failed ${result.failed}` : ''}`,
-        )
-      }
-    }
-  }
-  return scenarios.map((scenario) => {
-    const figures: Partial<Record<TargetId, TargetFigures>> = {}
-    for (const [id] of targets) {
-      const rounds = runs.get(`${scenario.id}/${id}`) ?? []
-      figures[id] = {
-        rps: median(rounds.map((r) => r.rps)),
-        p50: median(rounds.map((r) => r.p50)),
-        p99: median(rounds.map((r) => r.p99)),
-        failed: rounds.reduce((sum, r) => sum + r.failed, 0),
-        rounds: rounds.map(({ rps, p50, p99 }) => ({ rps, p50, p99 })),
-      }
-    }
-    const ceiling = figures.ceiling
-    for (const [id] of targets) {
-      const target = figures[id]
-      if (id === 'ceiling' || !target || !ceiling) continue
-      target.ratio = {
-        rps: ratio(target.rps, ceiling.rps),
-        p50: ratio(target.p50, ceiling.p50),
-        p99: ratio(target.p99, ceiling.p99),
-      }
-    }
-    return { id: scenario.id, label: scenario.label, targets: figures }
-  })
 }
 
 /** The server's own setting that turns group commit off, named by its settings schema. */
@@ -316,10 +278,11 @@ async function durableInserts(
 ): Promise<NonNullable<BenchResults['inserts']>> {
   const create: LoadRequest[] = [{ method: 'POST', path: '/task', body: POST_BODY }]
   const seconds = insertSeconds
+  const connections = INSERT_CONNECTIONS
   const one = await load(server.url, create, { connections: 1, seconds })
-  const concurrent = await load(server.url, create, { connections: settings.connections, seconds })
+  const concurrent = await load(server.url, create, { connections, seconds })
   log(
-    `durable inserts: ${Math.round(one.rps)}/s at 1 connection, ${Math.round(concurrent.rps)}/s at ${settings.connections}`,
+    `durable inserts: ${Math.round(one.rps)}/s at 1 connection, ${Math.round(concurrent.rps)}/s at ${connections}`,
   )
   const plain = await startTasklane(
     'no-group-commit',
@@ -328,9 +291,7 @@ async function durableInserts(
   )
   let withoutGroupCommit: number
   try {
-    withoutGroupCommit = (
-      await load(plain.url, create, { connections: settings.connections, seconds })
-    ).rps
+    withoutGroupCommit = (await load(plain.url, create, { connections, seconds })).rps
   } finally {
     await plain.stop()
   }
@@ -339,19 +300,30 @@ async function durableInserts(
   return {
     oneConnection: one.rps,
     concurrent: concurrent.rps,
-    connections: settings.connections,
+    connections,
     withoutGroupCommit,
     sqliteOnePerCommit,
     sqliteHundredPerCommit,
   }
 }
 
+/** Commit latency of each backend on this machine, measured now. */
+async function measureCommitCost(postgresUrl: string | undefined): Promise<CommitCost> {
+  const cost: CommitCost = { sqliteFsyncMs: fsyncLatency(work) }
+  if (postgresUrl) cost.postgresCommitMs = await postgresCommitLatency(postgresUrl)
+  log(
+    `commit latency: fsync ${cost.sqliteFsyncMs.toFixed(3)} ms${cost.postgresCommitMs === undefined ? '' : `, PostgreSQL insert ${cost.postgresCommitMs.toFixed(3)} ms`}`,
+  )
+  return cost
+}
+
 async function main(): Promise<void> {
   const machine = describeMachine()
   console.log(
-    `tasklane benchmark: ${machine.nproc} × ${machine.cpu}, Node ${machine.node}; ${settings.rounds} rounds × ${settings.seconds} s, ${settings.connections} connections${quick ? ' (quick)' : ''}`,
+    `tasklane benchmark: ${machine.nproc} × ${machine.cpu}, Node ${machine.node}; ${settings.rounds} rounds × ${settings.seconds} s at ${settings.connections.join(', ')} connections${quick ? ' (quick)' : ''}`,
   )
-  buildServer()
+  if (args.server) log(`server: ${serverMain} (not rebuilt)`)
+  else buildServer()
 
   const partial: Omit<BenchResults, 'goals'> = {
     command: commandLine(),
@@ -362,21 +334,53 @@ async function main(): Promise<void> {
     load: [],
   }
 
-  // 1. Ceiling, SQLite and (when asked) PostgreSQL under the same loads, interleaved.
+  // 1. Ceiling, SQLite and (when asked) PostgreSQL, every scenario at every concurrency,
+  // interleaved; commit latency measured before and after the sweep (medians of both).
   const ceiling = await startCeiling()
   const sqlite = await seededSqliteServer('sqlite', settings.tasks)
   const targets: [TargetId, ServerProcess][] = [
     ['ceiling', ceiling],
     ['sqlite', sqlite],
   ]
+  let postgresUrl: string | undefined
   if (args.pg) {
     const postgres = await postgresServer(args.pg)
-    if (postgres) targets.push(['postgres', postgres])
+    if (postgres) {
+      targets.push(['postgres', postgres.server])
+      postgresUrl = postgres.url
+    }
   } else {
     note('PostgreSQL not measured: pass --pg postgres://user:password@127.0.0.1/db to include it.')
   }
-  for (const [, server] of targets) await checkTarget(server)
-  partial.load = await runLoad(targets)
+  for (const [id, server] of targets) await checkTarget(id, server)
+  const before = await measureCommitCost(postgresUrl)
+  partial.load = await runSweep(targets, sweepScenarios, {
+    connections: settings.connections,
+    rounds: settings.rounds,
+    seconds: settings.seconds,
+    warmupSeconds,
+    log,
+  })
+  const after = await measureCommitCost(postgresUrl)
+  partial.commitCost = {
+    sqliteFsyncMs: median([before.sqliteFsyncMs, after.sqliteFsyncMs]),
+    ...(postgresUrl === undefined
+      ? {}
+      : {
+          postgresCommitMs: median([
+            before.postgresCommitMs as number,
+            after.postgresCommitMs as number,
+          ]),
+        }),
+  }
+  partial.batchedLimits = batchedLimits(
+    partial.load.find((s) => s.id === 'create'),
+    partial.commitCost,
+  )
+  if (args['sweep-only']) {
+    for (const [, server] of targets) await server.stop()
+    return finish(partial)
+  }
 
   // 2. The client SDK over raw fetch, against the loaded SQLite server.
   log('client SDK overhead')
@@ -444,12 +448,20 @@ async function main(): Promise<void> {
   partial.fanOut = await fanOut(feed.url, feed.pid, { subscribers: 1_000, tasks: quick ? 50 : 200 })
   await feed.stop()
 
+  return finish(partial)
+}
+
+/** Judges the goals, prints the tables, writes latest.json and the chart. */
+function finish(partial: Omit<BenchResults, 'goals'>): void {
   const results: BenchResults = { ...partial, goals: evaluateGoals(partial) }
   mkdirSync(outDir, { recursive: true })
   writeFileSync(join(outDir, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`)
   writeFileSync(join(outDir, 'chart.svg'), renderChart(results))
 
-  console.log(`\n${loadTable(results)}\n\n${otherFigures(results)}\n\n${goalsTable(results)}\n`)
+  const other = otherFigures(results)
+  console.log(
+    `\n${loadTable(results)}\n\n${batchedTable(results)}\n\n${other.includes('\n') ? `${other}\n\n` : ''}${goalsTable(results)}\n`,
+  )
   for (const line of notes) console.log(`note: ${line}`)
   console.log(`\nwrote ${relative(process.cwd(), join(outDir, 'latest.json'))} and chart.svg`)
 }

@@ -30,32 +30,67 @@ const LABELS: Record<TargetId, string> = {
   postgres: 'tasklane PostgreSQL',
 }
 
-/** The load table: one row per scenario and server, ratios to the ceiling of the same run. */
+/** The sweep: one row per scenario, concurrency and server, ratios to the ceiling's there. */
 export function loadTable(results: BenchResults): string {
   const rows: string[][] = [
-    ['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', '× req/s', '× p50', '× p99', 'failed'],
+    [
+      'scenario',
+      'conn',
+      'server',
+      'req/s',
+      'p50 ms',
+      'p99 ms',
+      '× req/s',
+      '× p50',
+      '× p99',
+      'failed',
+    ],
   ]
   for (const scenario of results.load) {
-    for (const target of ['ceiling', 'sqlite', 'postgres'] as const) {
-      const figures = scenario.targets[target]
-      if (!figures) continue
-      rows.push([
-        scenario.label,
-        LABELS[target],
-        fixed(figures.rps, 0),
-        fixed(figures.p50, 2),
-        fixed(figures.p99, 2),
-        fixed(figures.ratio?.rps, 2),
-        fixed(figures.ratio?.p50, 2),
-        fixed(figures.ratio?.p99, 2),
-        String(figures.failed),
-      ])
+    for (const point of scenario.points) {
+      for (const target of ['ceiling', 'sqlite', 'postgres'] as const) {
+        const figures = point.targets[target]
+        if (!figures) continue
+        rows.push([
+          scenario.label,
+          String(point.connections),
+          LABELS[target],
+          fixed(figures.rps, 0),
+          fixed(figures.p50, 2),
+          fixed(figures.p99, 2),
+          fixed(figures.ratio?.rps, 2),
+          fixed(figures.ratio?.p50, 2),
+          fixed(figures.ratio?.p99, 2),
+          String(figures.failed),
+        ])
+      }
     }
   }
   return formatTable(rows)
 }
 
-/** The goals table (issues 6 and 13). */
+/** Durable POST against what perfect batching could reach on this machine's commits. */
+export function batchedTable(results: BenchResults): string {
+  const { commitCost, batchedLimits } = results
+  if (!commitCost || !batchedLimits?.length) return ''
+  const cost = [`SQLite: fsync of a 4 KiB append ${fixed(commitCost.sqliteFsyncMs, 3)} ms`]
+  if (commitCost.postgresCommitMs !== undefined) {
+    cost.push(`PostgreSQL: single-row committed insert ${fixed(commitCost.postgresCommitMs, 3)} ms`)
+  }
+  const rows: string[][] = [
+    ['durable POST /task', 'conn', 'perfectly batched req/s', 'measured req/s', '× limit'],
+    ...batchedLimits.map((limit) => [
+      LABELS[limit.target],
+      String(limit.connections),
+      fixed(limit.limit, 0),
+      fixed(limit.measured, 0),
+      fixed(limit.ratio, 2),
+    ]),
+  ]
+  return `commit latency (median, this run): ${cost.join('; ')}\nperfectly batched: connections ÷ commit latency, at most the ceiling's POST\n${formatTable(rows)}`
+}
+
+/** The goals table (issue 12's, then issues 6 and 13's). */
 export function goalsTable(results: BenchResults): string {
   return formatTable([
     ['goal', 'target', 'measured', 'status'],

@@ -23,10 +23,41 @@ export interface TargetFigures {
 /** The servers loaded side by side. */
 export type TargetId = 'ceiling' | 'sqlite' | 'postgres'
 
-export interface ScenarioResult {
-  id: string
-  label: string
+/** The scenarios of the sweep: the figures of issue 12's goal table. */
+export type ScenarioId = 'full' | 'tail' | 'create'
+
+/** One scenario at one concurrency: every server's figures. */
+export interface SweepPoint {
+  connections: number
   targets: Partial<Record<TargetId, TargetFigures>>
+}
+
+export interface ScenarioResult {
+  id: ScenarioId
+  label: string
+  points: SweepPoint[]
+}
+
+/**
+ * What one durable commit costs on this machine, measured in the same run: an fsync of a
+ * file in the data directory (SQLite), a single-row committed insert (PostgreSQL).
+ */
+export interface CommitCost {
+  sqliteFsyncMs: number
+  postgresCommitMs?: number
+}
+
+/**
+ * The most a perfectly batched durable writer could answer at a concurrency: every
+ * commit carries all `connections` creates, so connections ÷ commit latency, capped by
+ * the ceiling's POST at that concurrency; and tasklane's durable POST as a share of it.
+ */
+export interface BatchedLimit {
+  target: TargetId
+  connections: number
+  limit: number
+  measured: number
+  ratio: number
 }
 
 export interface LatencyPair {
@@ -51,9 +82,17 @@ export interface BenchResults {
   command: string
   date: string
   machine: Machine
-  settings: { quick: boolean; rounds: number; seconds: number; connections: number; tasks: number }
+  settings: {
+    quick: boolean
+    rounds: number
+    seconds: number
+    connections: number[]
+    tasks: number
+  }
   notes: string[]
   load: ScenarioResult[]
+  commitCost?: CommitCost
+  batchedLimits?: BatchedLimit[]
   latency?: {
     smallTasks: number
     largeTasks: number

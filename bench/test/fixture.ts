@@ -2,32 +2,73 @@ import type { BenchResults } from '../src/results.js'
 
 /** A complete result as a run writes it, with round numbers. */
 export function fixture(): Omit<BenchResults, 'goals'> {
-  const figures = (rps: number, p50: number, p99: number, ceiling?: number) => ({
+  /** `ceiling`: the ceiling's req/s and p99 at the same concurrency. */
+  const figures = (rps: number, p50: number, p99: number, ceiling?: [number, number]) => ({
     rps,
     p50,
     p99,
     failed: 0,
     rounds: [{ rps, p50, p99 }],
-    ...(ceiling === undefined ? {} : { ratio: { rps: rps / ceiling, p50: 1, p99: 1 } }),
+    ...(ceiling === undefined
+      ? {}
+      : { ratio: { rps: rps / ceiling[0], p50: 1, p99: p99 / ceiling[1] } }),
   })
   return {
     command: 'pnpm bench -- --quick',
     date: '2026-01-01T00:00:00.000Z',
     machine: { nproc: 2, cpu: 'Test CPU <x86>', node: 'v20.0.0', os: 'Linux 6', memoryGiB: 24 },
-    settings: { quick: true, rounds: 2, seconds: 2, connections: 10, tasks: 100_000 },
+    settings: { quick: true, rounds: 2, seconds: 2, connections: [10, 50], tasks: 100_000 },
     notes: [],
     load: [
       {
-        id: 'list',
-        label: 'GET /tasks?limit=20',
-        targets: { ceiling: figures(10_000, 0.5, 2), sqlite: figures(8_500, 0.6, 2.5, 10_000) },
+        id: 'full',
+        label: 'GET /tasks?limit=20 (full page)',
+        points: [
+          {
+            connections: 10,
+            targets: {
+              ceiling: figures(10_000, 0.5, 2),
+              sqlite: figures(8_500, 0.6, 2.5, [10_000, 2]),
+            },
+          },
+          {
+            connections: 50,
+            targets: {
+              ceiling: figures(12_000, 2, 8),
+              sqlite: figures(11_000, 2.2, 9, [12_000, 8]),
+            },
+          },
+        ],
+      },
+      {
+        id: 'tail',
+        label: 'GET /tasks?limit=20&after=<newest − 20> (tail page)',
+        points: [
+          {
+            connections: 50,
+            targets: { ceiling: figures(12_000, 2, 8), sqlite: figures(6_000, 4, 20, [12_000, 8]) },
+          },
+        ],
       },
       {
         id: 'create',
-        label: 'POST /task',
-        targets: { ceiling: figures(10_000, 0.5, 2), sqlite: figures(2_000, 3, 10, 10_000) },
+        label: 'POST /task (durable)',
+        points: [
+          {
+            connections: 10,
+            targets: {
+              ceiling: figures(10_000, 0.5, 2),
+              sqlite: figures(2_000, 3, 10, [10_000, 2]),
+            },
+          },
+          {
+            connections: 50,
+            targets: { ceiling: figures(12_000, 2, 8), sqlite: figures(8_000, 5, 12, [12_000, 8]) },
+          },
+        ],
       },
     ],
+    commitCost: { sqliteFsyncMs: 2 },
     latency: {
       smallTasks: 1_000,
       largeTasks: 1_000_000,

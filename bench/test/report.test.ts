@@ -1,11 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import { escapeXml, renderChart } from '../src/chart.js'
+import { batchedLimits } from '../src/commit-cost.js'
 import { evaluateGoals } from '../src/goals.js'
-import { formatTable, goalsTable, loadTable } from '../src/report.js'
+import { batchedTable, formatTable, goalsTable, loadTable } from '../src/report.js'
 import { fixture } from './fixture.js'
 
 const results = () => {
   const partial = fixture()
+  partial.batchedLimits = batchedLimits(
+    partial.load.find((s) => s.id === 'create'),
+    partial.commitCost as NonNullable<typeof partial.commitCost>,
+  )
   return { ...partial, goals: evaluateGoals(partial) }
 }
 
@@ -21,13 +26,25 @@ describe('formatTable', () => {
 })
 
 describe('the printed tables', () => {
-  it('show each tasklane figure with its ratio to the ceiling', () => {
+  it('show each tasklane figure at each concurrency with its ratio to the ceiling', () => {
     const table = loadTable(results())
-    expect(table).toMatch(/GET \/tasks\?limit=20\s+tasklane SQLite\s+8500\s+0\.60\s+2\.50\s+0\.85/)
+    expect(table).toMatch(
+      /GET \/tasks\?limit=20 \(full page\)\s+10\s+tasklane SQLite\s+8500\s+0\.60\s+2\.50\s+0\.85/,
+    )
+    expect(table).toMatch(/\(tail page\)\s+50\s+tasklane SQLite\s+6000\s+4\.00\s+20\.00\s+0\.50/)
   })
 
   it('mark each goal reached or not reached', () => {
-    expect(goalsTable(results())).toMatch(/POST \/task durable.*0\.20\s+not reached/)
+    expect(goalsTable(results())).toMatch(
+      /durable POST \/task req\/s ÷ ceiling, 10 connections \(SQLite\)\s+≥ 0\.45\s+0\.20\s+not reached/,
+    )
+  })
+
+  it('show the perfectly batched limit: connections ÷ commit latency, capped by the ceiling', () => {
+    // fsync 2 ms: 10 connections → 5,000/s; 50 → 25,000/s, capped at the ceiling's 12,000.
+    const table = batchedTable(results())
+    expect(table).toMatch(/tasklane SQLite\s+10\s+5000\s+2000\s+0\.40/)
+    expect(table).toMatch(/tasklane SQLite\s+50\s+12000\s+8000\s+0\.67/)
   })
 })
 
@@ -41,8 +58,11 @@ describe('renderChart', () => {
     expect(svg).toContain('Node v20.0.0')
   })
 
-  it('draws one bar per server and scenario', () => {
-    expect(renderChart(results()).match(/<rect [^>]*height="16"/g)).toHaveLength(4)
+  it('draws a line per server and scenario, and the batched limit dashed', () => {
+    const svg = renderChart(results())
+    // 3 scenarios × (ceiling, SQLite), and SQLite's batched limit on the durable POST.
+    expect(svg.match(/<polyline [^>]*stroke-width="2"\/>/g)).toHaveLength(6)
+    expect(svg.match(/<polyline [^>]*stroke-dasharray/g)).toHaveLength(1)
   })
 
   it('escapes text', () => {

@@ -30,7 +30,12 @@ async function main(): Promise<void> {
   const { buildApp } = await import('./app.js')
 
   const storage = await openStorage(settings.storage)
-  const app = await buildApp({ storage, settings, logger: { level: settings.logLevel } })
+  // Log lines are written asynchronously (pino flushes what is left when the process exits):
+  // written synchronously, each request's line blocked the event loop whenever the disk was
+  // busy, as it is during every durable commit's fsync when the log shares the disk.
+  const { destination } = await import('pino')
+  const stream = destination({ dest: 1, sync: false })
+  const app = await buildApp({ storage, settings, logger: { level: settings.logLevel, stream } })
   app.log.info({ version, settings: printable(settings) }, 'starting')
   await app.listen({ port: settings.port, host: settings.host })
 

@@ -87,6 +87,7 @@ describe.runIf(onPostgres)('migrations when several instances start at once', ()
           '0002-create-idempotency-keys',
           '0003-limit-task-ids',
           '0004-create-write-probe',
+          '0005-write-function',
         ])
         await Promise.all(storages.map((storage) => storage.close()))
       } finally {

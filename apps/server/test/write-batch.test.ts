@@ -1,7 +1,15 @@
 import type { Task } from '@tasklane/contract'
+import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openStorage, type Storage, type TaskWrite } from '../src/storage/index.js'
-import { backend, createTestDatabase, type TestDatabase } from './support/test-database.js'
+import { postgresStatements } from '../src/storage/postgres/batch.js'
+import { type BatchStatements, writeBatch } from '../src/storage/write-batch.js'
+import {
+  backend,
+  createTestDatabase,
+  onPostgres,
+  type TestDatabase,
+} from './support/test-database.js'
 
 // The write algorithm (storage/write-batch.ts) through the Storage port of each backend:
 // SQLite's writer thread, PostgreSQL, and `:memory:` SQLite, which runs it on the main
@@ -188,4 +196,48 @@ describe.each(storages)('storage.writeTasks on %s', (_, open) => {
     const [replay] = await write([keyed('recent', key)], T0 + 10 * DAY)
     expect(replay).toMatchObject({ replayed: true })
   })
+})
+
+// PostgreSQL looks a batch's keys up without a lock, then writes in one statement that
+// takes the lock and checks them again; SQLite does both inside its write transaction.
+describe.runIf(onPostgres)('a key stored by another instance between look-up and write', () => {
+  it('starts the batch over, which then replays the other instance’s task', async () => {
+    const testDatabase = await createTestDatabase()
+    const mine = await openStorage(testDatabase.config)
+    const other = await openStorage(testDatabase.config)
+    const pool = new pg.Pool({
+      connectionString: (testDatabase.config as { url: string }).url,
+      max: 2,
+    })
+    try {
+      const real = postgresStatements(pool, 'tasklane_test_race', 1)
+      let lookups = 0
+      let writes = 0
+      const statements: BatchStatements = {
+        async findKeys(keys, notBefore) {
+          lookups++
+          const found = await real.findKeys(keys, notBefore)
+          // The other instance commits the same key right after the first look-up.
+          if (lookups === 1) await other.writeTasks([keyed('raced')], T0, T0 - DAY)
+          return found
+        },
+        async insertTasks(tasks, createdAt, notBefore) {
+          writes++
+          return real.insertTasks(tasks, createdAt, notBefore)
+        },
+      }
+      const [outcome] = await writeBatch(statements, [keyed('raced')], T0, T0 - DAY)
+      const [theirs] = await other.writeTasks([keyed('raced')], T0, T0 - DAY)
+      expect([lookups, writes]).toEqual([2, 1])
+      expect(outcome).toEqual({ ...(theirs as object), replayed: true })
+      expect((await mine.listTasks({}, 10)).map((task) => task.name)).toEqual(['raced'])
+    } finally {
+      await pool.end()
+      await mine.close()
+      await other.close()
+      await testDatabase.drop()
+    }
+  })
+
+  const keyed = (name: string): TaskWrite => ({ name, key: 'raced-key', fingerprint: `fp:${name}` })
 })

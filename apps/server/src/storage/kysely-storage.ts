@@ -1,18 +1,31 @@
+import type { Task } from '@tasklane/contract'
 import type { Kysely } from 'kysely'
 import { DatabaseUnavailableError } from '../errors.js'
 import { withDeadline } from './deadline.js'
 import { StorageEvents } from './events.js'
 import { HighWater } from './high-water.js'
+import type { Reads } from './queries.js'
 import * as queries from './queries.js'
+import { recentTasks } from './recent-tasks.js'
 import type { Schema } from './schema.js'
 import type { Storage, StorageConfig, WriteOutcome } from './storage.js'
 import { storageError } from './unavailable.js'
 import { WriteHealth } from './write-health.js'
 
-/** What a backend brings: its Kysely handle for reads, its commit of a batch, its close. */
+/**
+ * What a backend brings: its Kysely handle, the reads (queries.ts) on its prepared
+ * statements, its commit of a batch, its close.
+ */
 export interface Backend {
   readonly kind: StorageConfig['kind']
   readonly db: Kysely<Schema>
+  readonly reads: Reads
+  /**
+   * Keep the newest tasks in memory for listings (recent-tasks.ts). Only where reads are
+   * synchronous (SQLite): then no commit can land between a listing's check of the window
+   * and its answer, nor a slower re-read overwrite a newer one.
+   */
+  readonly keepRecent?: boolean
   readonly writeTasks: Storage['writeTasks']
   /** Commits the write probe (write-probe.ts) on the write path. */
   readonly probeWrite: () => Promise<void>
@@ -29,21 +42,21 @@ export interface Backend {
   readonly timeoutMs?: number | undefined
 }
 
-/** The largest id a batch created (0 when it only replayed or clashed). */
-function newestCreated(outcomes: readonly WriteOutcome[]): number {
-  let newest = 0
+/** The tasks a batch created, ascending (none when it only replayed or clashed). */
+function createdTasks(outcomes: readonly WriteOutcome[]): Task[] {
+  const created: Task[] = []
   for (const outcome of outcomes) {
-    if (outcome !== 'conflict' && !outcome.replayed && outcome.task.id > newest) {
-      newest = outcome.task.id
-    }
+    if (outcome !== 'conflict' && !outcome.replayed) created.push(outcome.task)
   }
-  return newest
+  return created.sort((a, b) => a.id - b.id)
 }
 
-/** The Storage port on a backend: the reads are queries.ts on its handle, the same everywhere. */
+/** The Storage port on a backend: the reads are queries.ts, the same everywhere. */
 export function kyselyStorage({
   kind,
   db,
+  reads,
+  keepRecent = false,
   writeTasks,
   probeWrite,
   close,
@@ -52,6 +65,7 @@ export function kyselyStorage({
   timeoutMs,
 }: Backend): Storage {
   const highWater = new HighWater()
+  const recent = keepRecent ? recentTasks(reads) : undefined
   let stopWatching: (() => Promise<void>) | undefined
 
   /**
@@ -70,10 +84,10 @@ export function kyselyStorage({
   })
   return {
     kind,
-    findTask: (id) => guarded(queries.findTask(db, id)),
-    listTasks: (filter, limit) => guarded(queries.listTasks(db, filter, limit)),
-    taskIdsFrom: (filter, n, count) => guarded(queries.taskIdsFrom(db, filter, n, count)),
-    newestId: () => guarded(queries.newestId(db)),
+    findTask: (id) => guarded(reads.findTask(id)),
+    listTasks: (filter, limit) => guarded((recent ?? reads).listTasks(filter, limit)),
+    taskIdsFrom: (filter, n, count) => guarded(reads.taskIdsFrom(filter, n, count)),
+    newestId: () => guarded(reads.newestId()),
     onCommitted(listener) {
       const stop = highWater.subscribe(listener)
       stopWatching ??= watchCommits?.(highWater)
@@ -90,7 +104,9 @@ export function kyselyStorage({
       writeHealth.succeeded()
       // The batch has committed, and ids follow commit order: every id up to its largest
       // is final. Said at once, here, rather than waiting for the database to echo it.
-      highWater.raise(newestCreated(outcomes))
+      const created = createdTasks(outcomes)
+      recent?.committed(created)
+      highWater.raise(created.at(-1)?.id ?? 0)
       return outcomes
     },
     purgeIdempotencyKeys: (before) => guarded(queries.purgeIdempotencyKeys(db, before)),

@@ -40,9 +40,11 @@ const UNAVAILABLE_MESSAGES = [
   'is not queryable',
   'is not currently accepting connections',
   'the database system is',
-  // The handle was closed (the server is shutting down): Kysely's and better-sqlite3's words.
+  // The handle was closed (the server is shutting down): Kysely's, better-sqlite3's and
+  // node-postgres' pool's words (the reads and writes use the pool directly).
   'driver has already been destroyed',
   'The database connection is not open',
+  'Cannot use a pool after calling end on the pool',
   // node-postgres' query_timeout: the server did not answer in time.
   'Query read timeout',
 ]

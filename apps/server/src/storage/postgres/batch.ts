@@ -1,61 +1,55 @@
-import { type Kysely, sql } from 'kysely'
-import type { Schema } from '../schema.js'
-import type { BatchStatements, TaskRow } from '../write-batch.js'
+import type pg from 'pg'
+import { type BatchStatements, KEYS_TAKEN, type TaskRow } from '../write-batch.js'
 
-/** What tells a task's row apart: its name and tag (U+0000 occurs in neither). */
-const identity = (task: { name: string; tag: string | null }) =>
-  `${task.name}\u0000${task.tag ?? '\u0000'}`
+/** The batch's two statements: named, so each connection prepares them once. */
+const FIND_KEYS = {
+  name: 'tasklane_find_keys',
+  text: `select k.key, k.fingerprint, t.id, t.name, t.tag
+    from idempotency_keys k join tasks t on t.id = k.task_id
+    where k.key = any($1::text[]) and k.created_at >= $2::bigint`,
+}
+const WRITE_TASKS = {
+  name: 'tasklane_write_tasks',
+  text: `select tasklane_write_tasks($1::text[], $2::text[], $3::text[], $4::text[],
+    $5::bigint, $6::bigint, $7::text, $8::int) as ids`,
+}
 
 /**
- * The batch's statements on PostgreSQL, one query each whatever the batch's size: arrays
- * travel as parameters (`= any($1)`, `unnest`), so each statement keeps one shape. The
- * insert also notifies `channel` of the batch's largest id, which PostgreSQL delivers to
- * every listener when (and only if) the transaction commits.
+ * The batch's statements on PostgreSQL, one round trip each whatever the batch's size
+ * (arrays travel as parameters), each its own autocommit transaction: the keys are looked
+ * up without any lock, and the write is the function of migration 0004, which takes the
+ * ordering lock (`lockClass`, the tasks table's oid), checks the keys again, inserts, and
+ * notifies `channel` of the batch's largest id, delivered to every listener at commit.
  */
-export function postgresStatements(trx: Kysely<Schema>, channel: string): BatchStatements {
+export function postgresStatements(
+  pool: pg.Pool,
+  channel: string,
+  lockClass: number,
+): BatchStatements {
   return {
     async findKeys(keys, notBefore) {
-      const { rows } = await sql<{ key: string; fingerprint: string } & TaskRow>`
-        select k.key, k.fingerprint, t.id, t.name, t.tag
-        from idempotency_keys k join tasks t on t.id = k.task_id
-        where k.key = any(${keys}::text[]) and k.created_at >= ${notBefore}`.execute(trx)
+      const { rows } = await pool.query<{ key: string; fingerprint: string } & TaskRow>({
+        ...FIND_KEYS,
+        values: [keys, notBefore],
+      })
       return rows.map(({ key, fingerprint, ...task }) => ({ key, fingerprint, task }))
     },
-    // RETURNING's order is not promised, so rows are paired with tasks by what they hold:
-    // each task gets the smallest unclaimed id of a row with its own name and tag. Tasks
-    // that are alike may swap ids, which no one can tell apart: they commit together.
-    // The notification rides on the same statement (no round trip of its own); should the
-    // planner evaluate it more than once, PostgreSQL delivers identical ones once.
-    async insertTasks(tasks) {
-      const { rows } = await sql<TaskRow>`
-        with inserted as (
-          insert into tasks (name, tag)
-          select name, tag
-          from unnest(${tasks.map((t) => t.name)}::text[], ${tasks.map((t) => t.tag)}::text[])
-            as input(name, tag)
-          returning id, name, tag
-        )
-        select id, name, tag from inserted
-        cross join (select pg_notify(${channel}, max(id)::text) from inserted) as notified`.execute(
-        trx,
-      )
-      const ids = new Map<string, number[]>()
-      for (const row of rows.sort((a, b) => Number(a.id) - Number(b.id))) {
-        const same = ids.get(identity(row)) ?? []
-        same.push(Number(row.id))
-        ids.set(identity(row), same)
-      }
-      return tasks.map((task) => ids.get(identity(task))?.shift() ?? Number.NaN)
-    },
-    async saveKeys(keys, createdAt) {
-      // An expired key is taken over by its new task.
-      await sql`
-        insert into idempotency_keys (key, fingerprint, task_id, created_at)
-        select key, fingerprint, task_id, ${createdAt}::bigint
-        from unnest(${keys.map((k) => k.key)}::text[], ${keys.map((k) => k.fingerprint)}::text[],
-          ${keys.map((k) => k.taskId)}::bigint[]) as input(key, fingerprint, task_id)
-        on conflict (key) do update set fingerprint = excluded.fingerprint,
-          task_id = excluded.task_id, created_at = excluded.created_at`.execute(trx)
+    async insertTasks(tasks, createdAt, notBefore) {
+      const { rows } = await pool.query<{ ids: string[] | null }>({
+        ...WRITE_TASKS,
+        values: [
+          tasks.map((t) => t.name),
+          tasks.map((t) => t.tag),
+          tasks.map((t) => t.key ?? null),
+          tasks.map((t) => t.fingerprint),
+          createdAt,
+          notBefore,
+          channel,
+          lockClass,
+        ],
+      })
+      const ids = rows[0]?.ids
+      return ids === null || ids === undefined ? KEYS_TAKEN : ids.map(Number)
     },
   }
 }

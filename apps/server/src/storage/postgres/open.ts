@@ -2,13 +2,14 @@ import { Kysely, PostgresDialect, sql } from 'kysely'
 import pg from 'pg'
 import { kyselyStorage } from '../kysely-storage.js'
 import { migrate } from '../migrations.js'
-import { newestId } from '../queries.js'
+import { createReads } from '../queries.js'
 import type { Schema } from '../schema.js'
 import type { Storage } from '../storage.js'
 import { writeBatch } from '../write-batch.js'
 import { WRITE_PROBE_SQL } from '../write-probe.js'
 import { postgresStatements } from './batch.js'
 import { listenForCommits } from './commit-listener.js'
+import { preparedQueries } from './prepared.js'
 
 /** How long a wait for the database may last (a connection, a lock, a statement) unless told otherwise. */
 export const DATABASE_TIMEOUT_MS = 5_000
@@ -87,20 +88,18 @@ export async function openPostgres(
     await db.destroy()
     throw error
   }
+  const reads = createReads(db, preparedQueries(pool))
+  const statements = postgresStatements(pool, channel, WRITE_LOCK_CLASS)
   return kyselyStorage({
     kind: 'postgres',
     db,
+    reads,
     // Writers on every instance take turns: the identity value is drawn after the lock
     // is held and the lock is released only once the commit is visible, so ids appear
     // in commit order and a reader paging with `after` never skips a task. The lock is
     // keyed by the tasks table's oid, so deployments in other schemas do not contend.
-    writeTasks: (items, now, notBefore) =>
-      db.transaction().execute(async (trx) => {
-        await sql`select pg_advisory_xact_lock(${sql.lit(WRITE_LOCK_CLASS)}, 'tasks'::regclass::oid::int)`.execute(
-          trx,
-        )
-        return writeBatch(postgresStatements(trx, channel), items, now, notBefore)
-      }),
+    // A batch is at most two round trips: its keys looked up, then one statement.
+    writeTasks: (items, now, notBefore) => writeBatch(statements, items, now, notBefore),
     probeWrite: async () => void (await sql.raw(WRITE_PROBE_SQL).execute(db)),
     // A little past the database's own timeouts, so that it normally answers first (and
     // the statement is known to have been cancelled); this bound is for a silent server.
@@ -108,7 +107,7 @@ export async function openPostgres(
     watchCommits: listenForCommits({
       url,
       channel,
-      newestId: () => newestId(db),
+      newestId: reads.newestId,
       checkMs: commitCheckMs,
     }),
     close: () => db.destroy(),

@@ -26,13 +26,14 @@ function statements(db: SQLite.Database): BatchStatements {
         const { fingerprint, ...task } = row
         return [{ key, fingerprint, task }]
       }),
-    // One INSERT per task: each RETURNING gives that task's own id.
-    insertTasks: (tasks) =>
-      tasks.map((task) => (insertTask.get(task.name, task.tag) as { id: number }).id),
-    saveKeys(keys, createdAt) {
-      for (const { key, fingerprint, taskId } of keys)
-        saveKey.run(key, fingerprint, taskId, createdAt)
-    },
+    // One INSERT per task: each RETURNING gives that task's own id. Inside the write
+    // transaction that findKeys ran in, so no key can have been stored since.
+    insertTasks: (tasks, createdAt) =>
+      tasks.map(({ name, tag, key, fingerprint }) => {
+        const { id } = insertTask.get(name, tag) as { id: number }
+        if (key !== undefined) saveKey.run(key, fingerprint, id, createdAt)
+        return id
+      }),
   }
 }
 

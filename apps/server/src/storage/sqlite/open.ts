@@ -1,9 +1,11 @@
 import type { Worker } from 'node:worker_threads'
 import type SQLite from 'better-sqlite3'
 import { Kysely, type SqliteDatabase, SqliteDialect } from 'kysely'
+import type { RunQuery } from '../compiled-query.js'
 import { StorageEvents } from '../events.js'
 import { kyselyStorage } from '../kysely-storage.js'
 import { migrate } from '../migrations.js'
+import { createReads } from '../queries.js'
 import type { Schema } from '../schema.js'
 import type { Storage } from '../storage.js'
 import { createBatchWriter } from './batch.js'
@@ -42,6 +44,15 @@ function withStatementCache(sqlite: SQLite.Database, max = 256): SqliteDatabase 
 }
 
 /**
+ * The reads' statements run on the cached prepared statement directly: synchronous, so no
+ * connection to acquire and nothing to wait for (Kysely's driver would take its mutex).
+ */
+function runOn(database: SqliteDatabase): RunQuery {
+  return <Row>(sql: string, parameters: readonly unknown[]) =>
+    Promise.resolve(database.prepare(sql).all(parameters) as Row[])
+}
+
+/**
  * Opens an SQLite file (created with its directory if missing), migrates it, and returns
  * the Storage: reads on this thread's connection, creates committed by a writer thread
  * with a connection of its own. `:memory:` is one database per connection, so there the
@@ -49,9 +60,9 @@ function withStatementCache(sqlite: SQLite.Database, max = 256): SqliteDatabase 
  */
 export async function openSqlite(filename: string): Promise<SqliteStorage> {
   const sqlite = openConnection(filename)
-  const db = new Kysely<Schema>({
-    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
-  })
+  const database = withStatementCache(sqlite)
+  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database }) })
+  const reads = createReads(db, runOn(database))
   try {
     await migrate(db, 'sqlite')
   } catch (error) {
@@ -63,6 +74,7 @@ export async function openSqlite(filename: string): Promise<SqliteStorage> {
     const storage = kyselyStorage({
       kind: 'sqlite',
       db,
+      reads,
       writeTasks: batches.commit,
       probeWrite: batches.probe,
       close: () => db.destroy(),
@@ -80,6 +92,9 @@ export async function openSqlite(filename: string): Promise<SqliteStorage> {
   const storage = kyselyStorage({
     kind: 'sqlite',
     db,
+    reads,
+    // Commits happen on the writer thread's connection; what this one reads is committed.
+    keepRecent: true,
     writeTasks: writer.write,
     probeWrite: writer.probe,
     events,

@@ -1,0 +1,123 @@
+import { type LoadRequest, type LoadResult, load } from './load.js'
+import type { ServerProcess } from './processes.js'
+import type { ScenarioId, ScenarioResult, SweepPoint, TargetFigures, TargetId } from './results.js'
+import { median, ratio } from './stats.js'
+
+/** One figure of the sweep: what each connection sends to a server, asked just before each load. */
+export interface Scenario {
+  readonly id: ScenarioId
+  readonly label: string
+  requests(target: TargetId, server: ServerProcess): Promise<LoadRequest[]>
+}
+
+export const POST_BODY = JSON.stringify({ name: 'Benchmark task', tag: 'bench' })
+
+/** The id of the newest task a server lists (the ceiling answers its constant page). */
+async function newestId(server: ServerProcess): Promise<number> {
+  const response = await fetch(`${server.url}/tasks?limit=1&order=desc`)
+  const [newest] = (await response.json()) as { id: number }[]
+  if (response.status !== 200 || newest === undefined) {
+    throw new Error(`${server.name}: GET /tasks?limit=1&order=desc answered ${response.status}`)
+  }
+  return newest.id
+}
+
+/**
+ * Issue 12's figures: a full page with more after it (cached), the tail page (the newest
+ * 20 tasks: a last page, read from the database on every request, its cursor taken anew
+ * before each load since creates move it), and the durable create. The ceiling answers
+ * its 20 constant tasks to any cursor; it gets one of the seeded size, `tasks − 20`.
+ */
+export const scenarios = (tasks: number): readonly Scenario[] => [
+  {
+    id: 'full',
+    label: 'GET /tasks?limit=20 (full page)',
+    requests: async () => [{ method: 'GET', path: '/tasks?limit=20' }],
+  },
+  {
+    id: 'tail',
+    label: 'GET /tasks?limit=20&after=<newest − 20> (tail page)',
+    requests: async (target, server) => {
+      const newest = target === 'ceiling' ? tasks : await newestId(server)
+      return [{ method: 'GET', path: `/tasks?limit=20&after=${newest - 20}` }]
+    },
+  },
+  {
+    id: 'create',
+    label: 'POST /task (durable)',
+    requests: async () => [{ method: 'POST', path: '/task', body: POST_BODY }],
+  },
+]
+
+export interface SweepOptions {
+  readonly connections: readonly number[]
+  readonly rounds: number
+  readonly seconds: number
+  /** An unrecorded load of each scenario and server before the first round (JIT, caches). */
+  readonly warmupSeconds: number
+  readonly log: (message: string) => void
+}
+
+function figuresOf(rounds: readonly LoadResult[]): TargetFigures {
+  return {
+    rps: median(rounds.map((r) => r.rps)),
+    p50: median(rounds.map((r) => r.p50)),
+    p99: median(rounds.map((r) => r.p99)),
+    failed: rounds.reduce((sum, r) => sum + r.failed, 0),
+    rounds: rounds.map(({ rps, p50, p99 }) => ({ rps, p50, p99 })),
+  }
+}
+
+/**
+ * Every scenario at every concurrency on every server, interleaved: in each round, each
+ * scenario and concurrency loads the servers one after the other, the order flipped every
+ * round so that none always goes first. Medians over the rounds, and each tasklane
+ * median's ratio to the ceiling's at the same concurrency.
+ */
+export async function runSweep(
+  targets: readonly [TargetId, ServerProcess][],
+  scenarios: readonly Scenario[],
+  options: SweepOptions,
+): Promise<ScenarioResult[]> {
+  const runs = new Map<string, LoadResult[]>()
+  for (let round = 0; round < options.rounds; round++) {
+    const order = round % 2 === 0 ? targets : [...targets].reverse()
+    for (const scenario of scenarios) {
+      for (const connections of options.connections) {
+        for (const [id, server] of order) {
+          const requests = await scenario.requests(id, server)
+          if (round === 0 && connections === options.connections[0]) {
+            await load(server.url, requests, { connections, seconds: options.warmupSeconds })
+          }
+          const result = await load(server.url, requests, { connections, seconds: options.seconds })
+          const key = `${scenario.id}/${connections}/${id}`
+          runs.set(key, [...(runs.get(key) ?? []), result])
+          options.log(
+            `round ${round + 1}/${options.rounds} ${scenario.id.padEnd(6)} ${String(connections).padStart(3)} conn ${id.padEnd(8)} ${Math.round(result.rps).toString().padStart(6)} req/s  p50 ${result.p50.toFixed(2)} ms  p99 ${result.p99.toFixed(2)} ms${result.failed ? `  failed ${result.failed}` : ''}`,
+          )
+        }
+      }
+    }
+  }
+  return scenarios.map((scenario) => ({
+    id: scenario.id,
+    label: scenario.label,
+    points: options.connections.map((connections): SweepPoint => {
+      const figures: SweepPoint['targets'] = {}
+      for (const [id] of targets) {
+        figures[id] = figuresOf(runs.get(`${scenario.id}/${connections}/${id}`) ?? [])
+      }
+      const ceiling = figures.ceiling
+      for (const [id] of targets) {
+        const target = figures[id]
+        if (id === 'ceiling' || !target || !ceiling) continue
+        target.ratio = {
+          rps: ratio(target.rps, ceiling.rps),
+          p50: ratio(target.p50, ceiling.p50),
+          p99: ratio(target.p99, ceiling.p99),
+        }
+      }
+      return { connections, targets: figures }
+    }),
+  }))
+}
