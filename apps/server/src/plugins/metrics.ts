@@ -4,10 +4,10 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import type { WriterObserver } from '../tasks/writer.js'
 
 /** The route label of requests that matched no route (404, 405): one label, never the URL. */
-export const UNMATCHED_ROUTE = 'unmatched'
+const UNMATCHED_ROUTE = 'unmatched'
 
 /** Where Prometheus scrapes. */
-export const METRICS_PATH = '/metrics'
+const METRICS_PATH = '/metrics'
 
 /**
  * What the rest of the server reports to the metrics, as `app.metrics`: the group-commit

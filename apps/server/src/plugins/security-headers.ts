@@ -3,11 +3,16 @@ import fp from 'fastify-plugin'
 import { isDocsPath, isWebPagePath } from '../http/public-paths.js'
 import { pathOf } from '../http/raw-request.js'
 
-/** A JSON API: nothing is sniffed, framed, cached or run as a page. */
-export const API_HEADERS = {
+/** Every response: nothing is sniffed or framed, no referrer is sent. */
+const COMMON_HEADERS = {
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
   'referrer-policy': 'no-referrer',
+}
+
+/** A JSON API: nothing is sniffed, framed, cached or run as a page. */
+export const API_HEADERS = {
+  ...COMMON_HEADERS,
   'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
   'cache-control': 'no-store',
 }
@@ -41,12 +46,7 @@ function pagePolicy(changes: Readonly<Record<string, string>>): string {
  */
 export const DOCS_CSP = pagePolicy({ 'style-src': "'self' 'unsafe-inline'" })
 
-const DOCS_HEADERS = {
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
-  'content-security-policy': DOCS_CSP,
-}
+const DOCS_HEADERS = { ...COMMON_HEADERS, 'content-security-policy': DOCS_CSP }
 
 /**
  * The web page (apps/web): its own hashed scripts, styles and images only, no inline

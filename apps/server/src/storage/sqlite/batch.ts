@@ -1,10 +1,10 @@
-import type SQLite from 'better-sqlite3'
 import type { TaskWrite, WriteOutcome } from '../storage.js'
 import { type BatchStatements, type TaskRow, writeBatch } from '../write-batch.js'
 import { WRITE_PROBE_SQL } from '../write-probe.js'
+import type { SQLiteDatabase } from './driver.js'
 
 /** The batch's statements on prepared SQLite statements: one row each, no round trips. */
-function statements(db: SQLite.Database): BatchStatements {
+function statements(db: SQLiteDatabase): BatchStatements {
   // A key's task is found by the join: tasks are never deleted, so every key has one.
   const findKey = db.prepare<[string, number], { fingerprint: string } & TaskRow>(
     `SELECT k.fingerprint, t.id, t.name, t.tag FROM idempotency_keys k
@@ -42,7 +42,7 @@ function statements(db: SQLite.Database): BatchStatements {
  * a transaction of its own, one after the other; `probe` commits the write probe
  * (write-probe.ts) in turn with them.
  */
-export function createBatchWriter(db: SQLite.Database) {
+export function createBatchWriter(db: SQLiteDatabase) {
   const prepared = statements(db)
   const begin = db.prepare('BEGIN IMMEDIATE')
   const commit = db.prepare('COMMIT')
