@@ -8,11 +8,11 @@ export function percentile(sorted: readonly number[], p: number): number {
 /** The median; the mean of the two middle values for an even count. */
 export function median(values: readonly number[]): number {
   if (values.length === 0) return Number.NaN
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = sorted.length >> 1
-  return sorted.length % 2 === 1
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2
+  const ordered = sorted(values)
+  const middle = ordered.length >> 1
+  return ordered.length % 2 === 1
+    ? (ordered[middle] as number)
+    : ((ordered[middle - 1] as number) + (ordered[middle] as number)) / 2
 }
 
 /** Numeric ascending sort into a new array. */

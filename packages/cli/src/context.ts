@@ -31,7 +31,12 @@ export function write(output: Output, text: string): Promise<void> | undefined {
 /** Exit statuses after SIGINT and SIGTERM, as a shell reports them (128 + the signal). */
 const INTERRUPTED: Readonly<Record<string, number>> = { SIGINT: 130, SIGTERM: 143 }
 
+/** The exit status after the signal named `name` (`SIGINT`, `SIGTERM`); 130 for any other. */
+export function signalStatus(name: string): number {
+  return INTERRUPTED[name] ?? 130
+}
+
 /** The exit status of a command stopped by the signal that aborted `signal`. */
 export function interruptedStatus(signal: AbortSignal): number {
-  return INTERRUPTED[String(signal.reason)] ?? 130
+  return signalStatus(String(signal.reason))
 }

@@ -2,6 +2,7 @@
 // The `tasklane` command: reads its process once (arguments, environment, streams,
 // signals) and hands them to run().
 import manifest from '../package.json' with { type: 'json' }
+import { signalStatus } from './context.js'
 import { run } from './run.js'
 
 const controller = new AbortController()
@@ -9,7 +10,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     // The first signal lets the command end cleanly (watch stops, import finishes the
     // creates in flight); a second one ends the process at once.
-    if (controller.signal.aborted) process.exit(signal === 'SIGINT' ? 130 : 143)
+    if (controller.signal.aborted) process.exit(signalStatus(signal))
     controller.abort(signal)
   })
 }
