@@ -1,36 +1,22 @@
-import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { envName, SettingsSchema } from '@tasklane/server'
 import { killAll, launch, type ServerProcess, within } from '@tasklane/testing/launch'
 import { PNPM, publishablePackages, ROOT } from '@tasklane/testing/packages'
+import { runToEnd } from '@tasklane/testing/run'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Registry, startVerdaccio } from './verdaccio.js'
-
-const execFileAsync = promisify(execFile)
 
 let dir: string
 let registry: Registry
 /** Every npm and npx below reads the test's npm configuration and an npm cache of its own. */
 let env: NodeJS.ProcessEnv
 
-/** Runs a command to its end; never throws, so that its output can be asserted. */
-async function run(cwd: string, command: string, args: string[], extra: NodeJS.ProcessEnv = {}) {
-  try {
-    const { stdout, stderr } = await execFileAsync(command, args, {
-      cwd,
-      env: { ...env, ...extra },
-      maxBuffer: 64 * 1024 * 1024,
-    })
-    return { code: 0, stdout, stderr }
-  } catch (error) {
-    const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string }
-    return { code, stdout, stderr }
-  }
-}
+/** Runs a command to its end with the test's npm environment; never throws. */
+const run = (cwd: string, command: string, args: string[], extra: NodeJS.ProcessEnv = {}) =>
+  runToEnd(command, args, { cwd, env: { ...env, ...extra } })
 
 /** A program using the installed client against the server, printing what it got. */
 const program = (load: string, validate: boolean) => `${load}

@@ -1,6 +1,7 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { ROOT } from '@tasklane/testing/packages'
+import { runToEnd } from '@tasklane/testing/run'
 
 /** The built `tasklane`, as the package's bin runs it. */
 export const CLI = join(ROOT, 'packages/cli/dist/main.js')
@@ -24,18 +25,15 @@ export function cliEnv(env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 }
 
 /** Runs `tasklane …args` to its end. */
-export function tasklane(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<Result> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [CLI, ...args],
-      { env: cliEnv(env), maxBuffer: 256 * 1024 * 1024, timeout: 120_000 },
-      (error, stdout, stderr) => {
-        const status = error === null ? 0 : typeof error.code === 'number' ? error.code : null
-        resolve({ status, stdout, stderr })
-      },
-    )
+export async function tasklane(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<Result> {
+  const { code, stdout, stderr } = await runToEnd(process.execPath, [CLI, ...args], {
+    env: cliEnv(env),
+    timeoutMs: 120_000,
   })
+  return { status: code, stdout, stderr }
 }
 
 /** A `tasklane` that keeps running (watch, a long import), its output gathered as it comes. */

@@ -1,24 +1,14 @@
-import { execFile } from 'node:child_process'
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { commandExists, systemHas } from '@tasklane/testing/requirements'
+import { runToEnd } from '@tasklane/testing/run'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { startServer } from '../server.js'
 
-const run = promisify(execFile)
-
 /** Runs a command in the consumer project; never throws, so that failures can be asserted. */
-async function exec(dir: string, file: string, args: string[], env: Record<string, string> = {}) {
-  try {
-    const { stdout, stderr } = await run(file, args, { cwd: dir, env: { ...process.env, ...env } })
-    return { code: 0, stdout, stderr }
-  } catch (error) {
-    const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string }
-    return { code, stdout, stderr }
-  }
-}
+const exec = (dir: string, file: string, args: string[], env: Record<string, string> = {}) =>
+  runToEnd(file, args, { cwd: dir, env: { ...process.env, ...env } })
 
 /**
  * A script that uses the installed client as an app would, printing what it got. `validate`
