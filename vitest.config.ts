@@ -1,31 +1,47 @@
 // Relative imports: Vitest bundles its config, and Node cannot load the TypeScript of a
 // workspace package that it would leave outside the bundle.
 
+import { existsSync } from 'node:fs'
 import { defineConfig } from 'vitest/config'
 import { ensurePostgres, POSTGRES_URL } from './apps/server/test/support/postgres.js'
-import { systemHas } from './testing/src/requirements.js'
+import { commandExists, systemHas } from './testing/src/requirements.js'
+import { SUITE } from './vitest.suites.js'
 
-// The server suite runs on PostgreSQL too when there is one to use: a local cluster that is
-// installed but down is started first; without one, that project is skipped with one loud
-// line (a failure under TASKLANE_REQUIRE_ALL=1, as in CI).
-const postgresProblem = await ensurePostgres()
-const withPostgres = systemHas(
-  `PostgreSQL at ${POSTGRES_URL} (${postgresProblem})`,
-  postgresProblem === undefined,
-  'apt-get install postgresql, with trust auth and a "test" database on 127.0.0.1:5432, or set TASKLANE_TEST_POSTGRES_URL',
-)
+/**
+ * The projects that are slow as a whole, left out of `pnpm test` (see vitest.suites.ts):
+ * the server suite again on PostgreSQL (server-postgres) and through PgBouncer
+ * (server-pgbouncer) when there are those to use, the client as a packed package
+ * (client-package) and the release (release).
+ */
+async function slowProjects(): Promise<string[]> {
+  // A local cluster that is installed but down is started first; without one, that project
+  // is skipped with one loud line (a failure under TASKLANE_REQUIRE_ALL=1, as in CI).
+  const postgresProblem = await ensurePostgres()
+  const withPostgres = systemHas(
+    `PostgreSQL at ${POSTGRES_URL} (${postgresProblem})`,
+    postgresProblem === undefined,
+    'apt-get install postgresql, with trust auth and a "test" database on 127.0.0.1:5432, or set TASKLANE_TEST_POSTGRES_URL',
+  )
+  // And a third time through PgBouncer in transaction mode, which that project starts itself.
+  const withPgBouncer =
+    withPostgres &&
+    systemHas(
+      'PgBouncer',
+      existsSync('/usr/sbin/pgbouncer') || commandExists('pgbouncer'),
+      'apt-get install pgbouncer (bash .ci/run does)',
+    )
+  return [
+    ...(withPostgres ? ['apps/server/vitest.postgres.config.ts'] : []),
+    ...(withPgBouncer ? ['apps/server/vitest.pgbouncer.config.ts'] : []),
+    'packages/client/vitest.package.config.ts',
+    'release',
+  ]
+}
 
-// Vitest 4 replaced vitest.workspace.ts with `test.projects`: every package and app
-// with a vitest.config.ts is one project, and `pnpm test` runs them all.
+// Vitest 4 replaced vitest.workspace.ts with `test.projects`: every package and app with a
+// vitest.config.ts is one project, each holding quick and slow (`*.slow.test.ts`) files.
 export default defineConfig({
   test: {
-    projects: [
-      'packages/*',
-      'apps/*',
-      // The server suite again, on the local PostgreSQL server (server-postgres).
-      ...(withPostgres ? ['apps/server/vitest.postgres.config.ts'] : []),
-      'bench',
-      'release',
-    ],
+    projects: ['packages/*', 'apps/*', 'bench', ...(SUITE === 'quick' ? [] : await slowProjects())],
   },
 })

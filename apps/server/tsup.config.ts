@@ -8,7 +8,7 @@ const WEB_OUT = resolve('dist/web')
 
 export default defineConfig({
   // The server, and the SQLite writer thread's entry, which Node loads by path beside it.
-  entry: { main: 'src/main.ts', 'sqlite-worker': 'src/storage/sqlite/worker.ts' },
+  entry: { main: 'src/main.ts', 'sqlite-worker': 'src/storage/sqlite/writer-worker.ts' },
   format: ['esm'],
   platform: 'node',
   target: 'node20',

@@ -1,9 +1,13 @@
 import { defineConfig } from 'vitest/config'
+import { fromSource } from '../../vitest.source.js'
+import { testFiles } from '../../vitest.suites.js'
 
 export default defineConfig({
+  // The tests drive the page with the client as well, as another user of the server would.
+  ...fromSource,
   test: {
     name: 'web',
-    include: ['test/**/*.test.ts'],
+    ...testFiles(),
     // Builds the page once (vite build), so that the tests run on a fresh clone.
     globalSetup: ['test/global-setup.ts'],
   },

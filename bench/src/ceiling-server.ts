@@ -7,7 +7,7 @@
  */
 import { routes, schemas } from '@tasklane/contract'
 import Fastify from 'fastify'
-import { seedTask } from './seed.js'
+import { CREATED, seedTask } from './seed.js'
 
 const app = Fastify({ logger: false })
 for (const schema of schemas) app.addSchema(schema)
@@ -30,7 +30,7 @@ app.post(
   '/task',
   { schema: { body: routes.createTask.body, response: { 201: routes.createTask.response[201] } } },
   async (request, reply) => {
-    const task = { id: nextId++, ...(request.body as object) }
+    const task = { id: nextId++, ...CREATED, ...(request.body as object) }
     return reply.code(201).header('Location', `/tasks/${task.id}`).send(task)
   },
 )

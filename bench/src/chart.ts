@@ -5,11 +5,13 @@ const COLORS: Record<TargetId, string> = {
   ceiling: '#9aa0a6',
   sqlite: '#1a73e8',
   postgres: '#188038',
+  pgbouncer: '#e37400',
 }
 const NAMES: Record<TargetId, string> = {
   ceiling: 'ceiling: bare Fastify, no storage',
   sqlite: 'tasklane, SQLite (durable)',
   postgres: 'tasklane, PostgreSQL',
+  pgbouncer: 'tasklane, PostgreSQL through PgBouncer',
 }
 const STATUS: Record<GoalStatus, { mark: string; color: string }> = {
   reached: { mark: '✓', color: '#188038' },
@@ -131,7 +133,7 @@ function panel(
         parts.push(`<circle cx="${cx}" cy="${cy}" r="3" fill="${color}"/>`)
       }
   }
-  for (const target of ['sqlite', 'postgres'] as const) {
+  for (const target of ['sqlite', 'postgres', 'pgbouncer'] as const) {
     const mine = limits.filter((l) => l.target === target)
     if (mine.length > 0)
       line(
@@ -140,7 +142,7 @@ function panel(
         true,
       )
   }
-  for (const target of ['ceiling', 'sqlite', 'postgres'] as const) {
+  for (const target of ['ceiling', 'sqlite', 'postgres', 'pgbouncer'] as const) {
     if (!points.some((p) => p.targets[target])) continue
     line(
       points.map((p) => p.targets[target]?.rps ?? Number.NaN),
@@ -174,7 +176,7 @@ export function renderChart(results: BenchResults): string {
     ),
   )
   y += 18
-  const targets = (['ceiling', 'sqlite', 'postgres'] as const).filter((target) =>
+  const targets = (['ceiling', 'sqlite', 'postgres', 'pgbouncer'] as const).filter((target) =>
     results.load.some((scenario) => scenario.points.some((p) => p.targets[target])),
   )
   let legendX = 24

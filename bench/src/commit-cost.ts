@@ -57,6 +57,8 @@ export async function postgresCommitLatency(url: string, count = 200): Promise<n
 const COMMIT_MS: Partial<Record<TargetId, keyof CommitCost>> = {
   sqlite: 'sqliteFsyncMs',
   postgres: 'postgresCommitMs',
+  // The same database, reached through the pooler.
+  pgbouncer: 'postgresCommitMs',
 }
 
 /**
@@ -69,7 +71,7 @@ export function batchedLimits(
 ): BatchedLimit[] {
   const limits: BatchedLimit[] = []
   for (const point of create?.points ?? []) {
-    for (const target of ['sqlite', 'postgres'] as const) {
+    for (const target of ['sqlite', 'postgres', 'pgbouncer'] as const) {
       const measured = point.targets[target]?.rps
       const field = COMMIT_MS[target]
       const commitMs = field === undefined ? undefined : cost[field]

@@ -18,6 +18,7 @@ import { evaluateGoals } from './goals.js'
 import { interleavedLatency, timedGet } from './latency.js'
 import { type LoadRequest, load } from './load.js'
 import { describeMachine } from './machine.js'
+import { pooledPostgres } from './pooler.js'
 import { killAll, type ServerProcess, startServer } from './processes.js'
 import { batchedTable, goalsTable, loadTable, otherFigures } from './report.js'
 import type { BenchResults, CommitCost, TargetId } from './results.js'
@@ -34,7 +35,9 @@ const SERVER_DIR = join(ROOT, 'apps/server')
 const USAGE = `Usage: pnpm bench [-- options]
   --quick                 shorter run: 2 rounds of 2 s, fewer latency samples
   --pg <url>              also benchmark tasklane on PostgreSQL; a scratch database is
-                          created next to the one the URL names and dropped afterwards
+                          created next to the one the URL names and dropped afterwards;
+                          and a second server on it through PgBouncer in transaction mode
+                          (when /usr/sbin/pgbouncer is installed), with DATABASE_DIRECT_URL
   --rounds <n>            interleaved rounds of the sweep (default 3, quick 2)
   --seconds <n>           seconds per load run (default 3, quick 2)
   --connections <list>    the sweep's autocannon connections (default 1,10,50,100)
@@ -348,6 +351,14 @@ async function main(): Promise<void> {
     if (postgres) {
       targets.push(['postgres', postgres.server])
       postgresUrl = postgres.url
+      const pooled = await pooledPostgres(postgres.url, (databaseUrl, env) =>
+        startTasklane('pgbouncer', databaseUrl, env),
+      )
+      if (typeof pooled === 'string') note(pooled)
+      else {
+        cleanups.push(pooled.stop)
+        targets.push(['pgbouncer', pooled.server])
+      }
     }
   } else {
     note('PostgreSQL not measured: pass --pg postgres://user:password@127.0.0.1/db to include it.')

@@ -28,6 +28,7 @@ const LABELS: Record<TargetId, string> = {
   ceiling: 'ceiling',
   sqlite: 'tasklane SQLite',
   postgres: 'tasklane PostgreSQL',
+  pgbouncer: 'tasklane PostgreSQL via PgBouncer',
 }
 
 /** The sweep: one row per scenario, concurrency and server, ratios to the ceiling's there. */
@@ -48,7 +49,7 @@ export function loadTable(results: BenchResults): string {
   ]
   for (const scenario of results.load) {
     for (const point of scenario.points) {
-      for (const target of ['ceiling', 'sqlite', 'postgres'] as const) {
+      for (const target of ['ceiling', 'sqlite', 'postgres', 'pgbouncer'] as const) {
         const figures = point.targets[target]
         if (!figures) continue
         rows.push([

@@ -21,7 +21,7 @@ export interface TargetFigures {
 }
 
 /** The servers loaded side by side. */
-export type TargetId = 'ceiling' | 'sqlite' | 'postgres'
+export type TargetId = 'ceiling' | 'sqlite' | 'postgres' | 'pgbouncer'
 
 /** The scenarios of the sweep: the figures of issue 12's goal table. */
 export type ScenarioId = 'full' | 'tail' | 'create'

@@ -1,11 +1,12 @@
 import { defineConfig } from 'vitest/config'
 import { fromSource } from '../../vitest.source.js'
+import { testFiles } from '../../vitest.suites.js'
 
 export default defineConfig({
   ...fromSource,
   test: {
     name: 'cli',
-    include: ['test/**/*.test.ts'],
+    ...testFiles(),
     // Builds the CLI (and the client it imports, when its dist/ is missing): the tests run
     // the built `tasklane` as a child process, as a user runs it.
     globalSetup: ['test/support/global-setup.ts'],

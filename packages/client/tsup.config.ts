@@ -1,8 +1,9 @@
 import { defineConfig } from 'tsup'
 
 export default defineConfig({
-  // Two entry points: the default one stays free of TypeBox; `validate` brings it in.
-  entry: ['src/index.ts', 'src/validate.ts'],
+  // The default entry point stays free of TypeBox, which `validate` brings in, and of live
+  // copies of listings, which `live` brings in.
+  entry: ['src/index.ts', 'src/validate.ts', 'src/live.ts'],
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,

@@ -19,7 +19,20 @@ export interface TarballReport {
 }
 
 /**
- * Checks a tarball as npm would install it: no `workspace:` range, no publint message
+ * Every file an `exports` field names, under any condition, as a path inside the package
+ * (`dist/index.js`); patterns (`./dist/*`) are left out.
+ */
+export function exportedPaths(exports: unknown): string[] {
+  if (typeof exports === 'string') {
+    return exports.includes('*') ? [] : [exports.replace(/^\.\//, '')]
+  }
+  if (exports === null || typeof exports !== 'object') return []
+  return Object.values(exports).flatMap(exportedPaths)
+}
+
+/**
+ * Checks a tarball as npm would install it: no `workspace:` range, no `exports` target
+ * missing from it (under any condition), no publint message
  * (suggestions included, strict), and, for a package with type declarations, no problem
  * `attw` finds under any module resolution.
  */
@@ -36,6 +49,9 @@ export async function checkTarball(tarball: string): Promise<TarballReport> {
       .sort()
     const manifest = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as Manifest
     const problems = workspaceRanges(manifest).map((range) => `workspace range: ${range}`)
+    for (const path of exportedPaths(manifest.exports)) {
+      if (!files.includes(path)) problems.push(`exports names ${path}, which is not in the tarball`)
+    }
 
     const lint = await publint({ pkgDir: root, level: 'suggestion', strict: true })
     for (const message of lint.messages) {

@@ -76,10 +76,12 @@ describe('a release to a real registry (Verdaccio), installed as a user would', 
     )
   }, 120_000)
 
+  // The registry's storage, npm's cache and three installed projects: slow to remove on a
+  // busy machine (10 s were not enough at a load average of 10).
   afterAll(async () => {
     await killAll()
     if (dir) await rm(dir, { recursive: true, force: true })
-  })
+  }, 60_000)
 
   it('publishes every publishable package with the README release command', async () => {
     const release = await run(ROOT, 'npx', [...PNPM, 'release', '--registry', registry.url])

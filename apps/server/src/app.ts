@@ -1,19 +1,27 @@
 import { Value } from '@sinclair/typebox/value'
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify'
+import { allowedHostsFor } from './http/allowed-hosts.js'
+import { defaultMaxConnections } from './http/descriptor-limit.js'
+import { requestLineTooLong } from './http/raw-request.js'
 import auth from './plugins/auth.js'
+import connections from './plugins/connections.js'
 import cors from './plugins/cors.js'
 import docs from './plugins/docs.js'
 import draining from './plugins/draining.js'
 import errors, { clientErrorResponse, sendError } from './plugins/errors.js'
+import framing from './plugins/framing.js'
 import health from './plugins/health.js'
 import hostHeader from './plugins/host-header.js'
 import jsonBody from './plugins/json-body.js'
 import metrics from './plugins/metrics.js'
 import overload from './plugins/overload.js'
+import pipelining from './plugins/pipelining.js'
 import rateLimit from './plugins/rate-limit.js'
 import requestIdPlugin, { REQUEST_ID_HEADER, requestId } from './plugins/request-id.js'
 import requestLog, { REDACTED_PATHS } from './plugins/request-log.js'
 import securityHeaders, { API_HEADERS } from './plugins/security-headers.js'
+import stalledReaders from './plugins/stalled-readers.js'
+import streamsPerClient from './plugins/streams-per-client.js'
 import strictParams from './plugins/strict-params.js'
 import webPage from './plugins/web-page.js'
 import { type Settings, SettingsSchema } from './settings.js'
@@ -26,6 +34,20 @@ export const BODY_LIMIT = 64 * 1024
 
 /** Longest path parameter (an id has at most 16 digits); a longer one gets 414. */
 const MAX_PARAM_LENGTH = 100
+
+/** Idle time before TCP keep-alive probes start: a peer that vanished frees its slot. */
+const TCP_KEEPALIVE_DELAY_MS = 60_000
+
+/** TRUST_PROXY as Fastify takes it: off, the nearest `hops` proxies, or the addresses to trust. */
+function trustProxyOption(
+  list: readonly string[],
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (list.length === 0) return false
+  const [first] = list
+  if (list.length > 1 || !/^\d+$/.test(first as string)) return [...list]
+  const hops = Number(first)
+  return (_address, hop) => hop < hops
+}
 
 /** What buildApp needs: open storage, and any settings that differ from their defaults. */
 export interface AppOptions {
@@ -71,7 +93,12 @@ export async function buildApp({
     // Node enforces both only when it checks its connections, every 30 s by default;
     // checking every second keeps a slowloris client to about the configured time.
     requestTimeout: requestTimeoutMs,
+    // Whose X-Forwarded-* to believe: `request.ip`, `request.host` and `request.protocol`
+    // (the rate limit, the per-client stream limit, the log, /openapi.json) follow it.
+    trustProxy: trustProxyOption(settings.trustProxy),
     http: {
+      keepAlive: true,
+      keepAliveInitialDelay: TCP_KEEPALIVE_DELAY_MS,
       headersTimeout: headersTimeoutMs,
       connectionsCheckingInterval: Math.min(1_000, headersTimeoutMs),
       // Node answers a missing Host with an empty 400; plugins/host-header.ts answers in the Error shape.
@@ -79,8 +106,15 @@ export async function buildApp({
     },
     clientErrorHandler: (error, socket) => {
       const code = (error as { code?: string }).code
-      const status =
-        code === 'HPE_HEADER_OVERFLOW' ? 431 : code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400
+      // Node counts the request line in its header limit: a long URL is a 414, not a 431.
+      const overflow = code === 'HPE_HEADER_OVERFLOW'
+      const status = overflow
+        ? requestLineTooLong((error as unknown as { rawPacket?: Buffer }).rawPacket)
+          ? 414
+          : 431
+        : code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? 408
+          : 400
       if (socket.writable) socket.end(clientErrorResponse(status))
       else socket.destroy(error)
     },
@@ -114,12 +148,25 @@ export async function buildApp({
     },
   })
 
-  // Order matters: the request id first, then CORS, so that every response carries their
-  // headers; then the checks every request passes, cheapest first; then what the routes need.
+  // Descriptors the storage holds: PostgreSQL's two pools (requests, streamed listings) and
+  // the connection that listens for other instances' commits; SQLite's file, WAL and shared
+  // memory for the reads, the writer thread and the snapshot connections it keeps (more
+  // streamed listings at once open more, and answer 503 when no descriptor is left).
+  const databaseConnections =
+    storage.kind === 'postgres' ? 2 * settings.databasePoolSize + 1 : 3 * (2 + 4)
+  await app.register(connections, {
+    maxConnections: settings.maxConnections ?? defaultMaxConnections(databaseConnections),
+  })
+  await app.register(stalledReaders, { drainTimeoutMs: settings.drainTimeoutMs })
+  // Order matters: a pipelined request waits its turn before anything runs for it; then the
+  // request id and CORS, so that every response carries their headers; then the checks
+  // every request passes, cheapest first; then what the routes need.
+  await app.register(pipelining)
   await app.register(requestIdPlugin)
   await app.register(cors, { origins: settings.corsOrigins })
   await app.register(securityHeaders)
-  await app.register(hostHeader)
+  await app.register(hostHeader, { allowed: allowedHostsFor(settings.allowedHosts, settings.host) })
+  await app.register(framing)
   await app.register(draining)
   await app.register(requestLog)
   await app.register(errors)
@@ -129,6 +176,7 @@ export async function buildApp({
     redisUrl: settings.rateLimitRedisUrl,
   })
   await app.register(auth, { token: settings.apiToken })
+  await app.register(streamsPerClient, { maxPerClient: settings.maxStreamsPerClient })
   await app.register(strictParams)
   await app.register(jsonBody)
   const features = { apiToken: settings.apiToken !== undefined, rateLimit: settings.rateLimit > 0 }

@@ -11,7 +11,9 @@ export class DomainError extends Error {
 export class IdempotencyConflictError extends DomainError {
   override name = 'IdempotencyConflictError'
   constructor() {
-    super('This Idempotency-Key was already used with a different request body.')
+    super(
+      'This Idempotency-Key was already used with a different request (another method, task or body).',
+    )
   }
 }
 
@@ -31,11 +33,11 @@ export class DatabaseUnavailableError extends DomainError {
   }
 }
 
-/** Too many creates are already waiting for a commit; waiting longer would help nobody. */
+/** Too many writes are already waiting for a commit; waiting longer would help nobody. */
 export class WriteQueueFullError extends DomainError {
   override name = 'WriteQueueFullError'
   constructor() {
-    super('Too many creates are waiting; retry the request shortly.')
+    super('Too many writes are waiting; retry the request shortly.')
   }
 }
 
@@ -52,6 +54,20 @@ export class TaskNotFoundError extends DomainError {
   override name = 'TaskNotFoundError'
   constructor(readonly id: number) {
     super(`Task ${id} does not exist.`)
+  }
+}
+
+/** If-Match names none of the task's current ETag: nothing was changed. */
+export class PreconditionFailedError extends DomainError {
+  override name = 'PreconditionFailedError'
+  constructor(
+    readonly id: number,
+    /** The task's current version: its ETag is sent back with the 412. */
+    readonly version: number,
+  ) {
+    super(
+      `Task ${id} has changed: its current ETag is "${version}", which If-Match does not name; nothing was changed.`,
+    )
   }
 }
 

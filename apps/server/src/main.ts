@@ -1,6 +1,9 @@
 // Only what reads the command line is imported up front: the app, the storage and their
 // dependencies load after tracing has started, if it is to start (see tracing.ts).
+import { existsSync } from 'node:fs'
+import { unwritableDatabase } from './database-file.js'
 import { ConfigError, helpText, parseCommandLine, printable } from './settings.js'
+import { StorageOpenError } from './storage/open-error.js'
 import { version } from './version.js'
 
 /** Longest a graceful shutdown may take before the connections still open are cut. */
@@ -29,6 +32,13 @@ async function main(): Promise<void> {
   const { openStorage } = await import('./storage/index.js')
   const { buildApp } = await import('./app.js')
 
+  if (settings.storage.kind === 'sqlite') {
+    const unwritable = unwritableDatabase(settings.storage.filename)
+    if (unwritable) throw new StorageOpenError(settings.storage, unwritable)
+  }
+  // A path that names no file yet: a new, empty database is made there (say so, in case
+  // the server was started from another directory than meant).
+  const creating = settings.storage.kind === 'sqlite' && !existsSync(settings.storage.filename)
   const storage = await openStorage(settings.storage)
   // Log lines are written asynchronously (pino flushes what is left when the process exits):
   // written synchronously, each request's line blocked the event loop whenever the disk was
@@ -36,8 +46,22 @@ async function main(): Promise<void> {
   const { destination } = await import('pino')
   const stream = destination({ dest: 1, sync: false })
   const app = await buildApp({ storage, settings, logger: { level: settings.logLevel, stream } })
-  app.log.info({ version, settings: printable(settings) }, 'starting')
-  await app.listen({ port: settings.port, host: settings.host })
+  app.log.info(
+    { version, settings: printable(settings), maxConnections: app.server.maxConnections },
+    'starting',
+  )
+  const tasks = await storage.countTasks()
+  app.log.info(
+    { tasks },
+    creating
+      ? 'created a new, empty database'
+      : `opened a database of ${tasks} task${tasks === 1 ? '' : 's'}`,
+  )
+  try {
+    await app.listen({ port: settings.port, host: settings.host })
+  } catch (error) {
+    throw listenError(error, settings.host, settings.port)
+  }
 
   let stopping = false
   const stop = async (signal: string) => {
@@ -83,13 +107,35 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'))
 }
 
+/** Why the server could not listen, as one line (a ConfigError: exit 2), or the error itself. */
+function listenError(error: unknown, host: string, port: number): unknown {
+  const other = port === 3000 ? 3001 : 3000
+  const where = `${host.includes(':') ? `[${host}]` : host}:${port}`
+  switch ((error as { code?: unknown }).code) {
+    case 'EADDRINUSE':
+      return new ConfigError(
+        `Port ${port} is already in use on ${host}; pick another with PORT=${other} (or --port ${other}).`,
+      )
+    case 'EACCES':
+      return new ConfigError(
+        `Not allowed to listen on ${where} (ports below 1024 need privileges); pick another with PORT=${other}.`,
+      )
+    case 'EADDRNOTAVAIL':
+      return new ConfigError(
+        `Cannot listen on ${where}: HOST is not an address of this machine; use HOST=127.0.0.1 or 0.0.0.0.`,
+      )
+    default:
+      return error
+  }
+}
+
 main().catch((error: unknown) => {
   if (error instanceof ConfigError) {
     console.error(error.message)
     process.exit(2)
   }
   // The database cannot be opened (a full disk, say): one line naming it and the cause.
-  if (error instanceof Error && error.name === 'StorageOpenError') {
+  if (error instanceof StorageOpenError) {
     console.error(error.message)
     process.exit(1)
   }

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { FormatRegistry, type Static, type TSchema, Type } from '@sinclair/typebox'
@@ -18,6 +19,23 @@ FormatRegistry.Set('origin', (value) => {
   }
 })
 
+/** `*`, or a host name or address, with an optional port: `tasks.example.com`, `[::1]:3000`. */
+FormatRegistry.Set('host', (value) =>
+  /^(\*|[a-z0-9]([a-z0-9.-]*[a-z0-9])?\.?|\[[0-9a-f:.]+\])(:\d{1,5})?$/i.test(value),
+)
+
+/** Proxy-addr's words for address ranges, as TRUST_PROXY takes them. */
+const PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal'])
+
+/** A hop count, an address, an address range (CIDR) or one of PROXY_RANGES. */
+FormatRegistry.Set('proxy', (value) => {
+  if (/^\d+$/.test(value) || PROXY_RANGES.has(value)) return true
+  const [address = '', bits, ...rest] = value.split('/')
+  const version = isIP(address)
+  if (version === 0 || rest.length > 0) return false
+  return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128))
+})
+
 /**
  * Where a setting comes from and how it is shown: its environment variable (the flag is
  * the same name in kebab case), the phrase for what a valid value is when the schema
@@ -27,6 +45,8 @@ FormatRegistry.Set('origin', (value) => {
 interface Source {
   env: string
   expected?: string
+  /** What --help says the default is, when it is worked out at start-up rather than fixed. */
+  derivedDefault?: string
   secret?: boolean
   postgresOnly?: boolean
 }
@@ -88,6 +108,31 @@ export const SettingsSchema = Type.Object({
     }),
     { env: 'DATABASE_TIMEOUT_MS', postgresOnly: true },
   ),
+  databaseDirectUrl: setting(
+    Type.Optional(
+      Type.String({
+        pattern: '^postgres(ql)?://',
+        description:
+          "PostgreSQL only: a URL straight to PostgreSQL (not through a pooler) for what needs a session: the change feed's LISTEN and the migrations. Unset: both use DATABASE_URL; when that goes through a transaction-mode pooler, the feed then reads the newest change every 250 ms instead (a change reaches other instances' feeds within about 250 ms).",
+      }),
+    ),
+    {
+      env: 'DATABASE_DIRECT_URL',
+      expected: 'a postgres:// or postgresql:// URL',
+      postgresOnly: true,
+    },
+  ),
+  databasePreparedStatements: setting(
+    Type.Union(
+      (['auto', 'on', 'off'] as const).map((value) => Type.Literal(value)),
+      {
+        default: 'auto',
+        description:
+          "PostgreSQL only: on when DATABASE_URL's connections are sessions of their own (straight to PostgreSQL, or a pooler in session mode): prepared statements, timeouts set once per connection. off for a transaction-mode pooler (PgBouncer, Supavisor, RDS Proxy): each statement a transaction of its own with its timeouts (SET LOCAL), nothing prepared. auto: on unless a pooler is detected at start-up.",
+      },
+    ),
+    { env: 'DATABASE_PREPARED_STATEMENTS', postgresOnly: true },
+  ),
   readyTimeoutMs: setting(
     Type.Integer({
       minimum: 1,
@@ -120,7 +165,7 @@ export const SettingsSchema = Type.Object({
       Type.String({
         pattern: '^[\\x21-\\x7E]+$',
         description:
-          'When set, every route but /health/*, /openapi.json and /docs requires Authorization: Bearer <token>.',
+          'When set, every API route requires Authorization: Bearer <token>; public without it: the web page (/ and /assets/*), /health/*, /openapi.json, /docs and OPTIONS (CORS preflight) requests.',
       }),
     ),
     { env: 'API_TOKEN', expected: 'visible ASCII characters without spaces', secret: true },
@@ -188,6 +233,57 @@ export const SettingsSchema = Type.Object({
     }),
     { env: 'MAX_STREAMS' },
   ),
+  maxStreamsPerClient: setting(
+    Type.Integer({
+      minimum: 1,
+      default: 16,
+      description:
+        "Streamed responses (change-feed subscriptions, streamed listings, docs files) one client address may have in progress at once; past it, 429. Behind a proxy, set TRUST_PROXY, or every client shares the proxy's address.",
+    }),
+    { env: 'MAX_STREAMS_PER_CLIENT' },
+  ),
+  maxConnections: setting(
+    Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description:
+          'Client connections open at once; past it, a new connection is closed as soon as it is accepted.',
+      }),
+    ),
+    {
+      env: 'MAX_CONNECTIONS',
+      derivedDefault:
+        'the open-file limit (ulimit -n) less 64, and less DATABASE_POOL_SIZE + 1 on PostgreSQL',
+    },
+  ),
+  drainTimeoutMs: setting(
+    Type.Integer({
+      minimum: 1,
+      default: 30_000,
+      description:
+        "Longest (ms) a client may leave a response unread (its connection's send buffer full) before the connection is closed, freeing what it holds (a feed or listing slot).",
+    }),
+    { env: 'DRAIN_TIMEOUT_MS' },
+  ),
+  allowedHosts: setting(
+    Type.Array(Type.String({ format: 'host' }), {
+      default: [],
+      description:
+        'Comma-separated names the Host header may carry (tasks.example.com, 10.0.0.5:3000; a name without a port matches any port), or *; another Host gets 421, which stops DNS-rebinding pages. Empty: localhost, 127.0.0.1 and [::1] when HOST is a loopback address, else any.',
+    }),
+    { env: 'ALLOWED_HOSTS', expected: 'a host name such as tasks.example.com, or *' },
+  ),
+  trustProxy: setting(
+    Type.Array(Type.String({ format: 'proxy' }), {
+      default: [],
+      description:
+        'Proxies whose X-Forwarded-For/-Proto/-Host are believed: a hop count (1: the nearest), or comma-separated addresses, CIDR ranges, loopback, linklocal or uniquelocal. The client address they give is what RATE_LIMIT, MAX_STREAMS_PER_CLIENT and the log go by. Empty: none; the peer is the client.',
+    }),
+    {
+      env: 'TRUST_PROXY',
+      expected: 'a hop count, an address, a CIDR range, loopback, linklocal or uniquelocal',
+    },
+  ),
 })
 
 type Values = Static<typeof SettingsSchema>
@@ -195,7 +291,7 @@ type Key = keyof Values
 
 /** The settings as the server runs with them, read and validated once. */
 export interface Settings extends Values {
-  /** Where tasks are stored, from DATABASE_URL (and DATABASE_POOL_SIZE, DATABASE_TIMEOUT_MS). */
+  /** Where tasks are stored, from DATABASE_URL (and the other DATABASE_* settings). */
   readonly storage: StorageConfig
 }
 
@@ -293,8 +389,11 @@ export function parseCommandLine(
   let parsed: ReturnType<typeof parseArgs>
   try {
     parsed = parseArgs({
-      // `pnpm start -- --port 1` passes the `--` along; it separates nothing here.
-      args: argv[0] === '--' ? argv.slice(1) : [...argv],
+      // `pnpm start -- --port 1` passes the `--` along; it separates nothing here. `-V`
+      // is `-v`, as many tools spell it (parseArgs takes one short name per option).
+      args: (argv[0] === '--' ? argv.slice(1) : [...argv]).map((arg) =>
+        arg === '-V' ? '-v' : arg,
+      ),
       options: {
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -322,12 +421,22 @@ export function parseCommandLine(
     values[key] = raw === undefined || unset || ignored ? schema.default : parseValue(key, raw)
   }
   const settings = values as unknown as Values
+  if (settings.trustProxy.length > 1 && settings.trustProxy.some((item) => /^\d+$/.test(item))) {
+    throw new ConfigError('TRUST_PROXY is either a hop count alone or a list of addresses.')
+  }
   const storage = parseDatabaseUrl(
     settings.databaseUrl,
     env.INIT_CWD ?? process.cwd(),
     settings.databasePoolSize,
     settings.databaseTimeoutMs,
   )
+  if (storage.kind === 'postgres') {
+    const pooler = {
+      directUrl: settings.databaseDirectUrl,
+      preparedStatements: settings.databasePreparedStatements,
+    }
+    return { command: 'run', settings: { ...settings, storage: { ...storage, ...pooler } } }
+  }
   return { command: 'run', settings: { ...settings, storage } }
 }
 
@@ -346,17 +455,19 @@ export function helpText(bin = 'tasklane-server'): string {
   const rows = keys.map((key) => {
     const schema = schemaOf(key)
     const fallback = schema.default
-    const shown = Array.isArray(fallback)
-      ? fallback.join(',') || '(none)'
-      : typeof fallback === 'boolean'
-        ? fallback
-          ? 'on'
-          : 'off'
-        : (fallback ?? '(none)')
+    const shown = schema.derivedDefault
+      ? schema.derivedDefault
+      : Array.isArray(fallback)
+        ? fallback.join(',') || '(none)'
+        : typeof fallback === 'boolean'
+          ? fallback
+            ? 'on'
+            : 'off'
+          : (fallback ?? '(none)')
     return [`--${flagOf(key)} <value>`, schema.env, `${schema.description} Default: ${shown}.`]
   })
   rows.push(['-h, --help', '', 'Print this help and exit.'])
-  rows.push(['-v, --version', '', 'Print the version and exit.'])
+  rows.push(['-v, -V, --version', '', 'Print the version and exit.'])
   const width = (i: number) => Math.max(...rows.map((row) => (row[i] as string).length))
   const [flagWidth, envWidth] = [width(0), width(1)]
   const lines = rows.map(
@@ -385,12 +496,17 @@ function withoutPassword(url: string): string {
     .replace(/([?&]password=)[^&#]*/gi, '$1***')
 }
 
-/** The settings with secrets masked and passwords taken out of URLs, for a log line. */
+/**
+ * The settings with secrets masked and passwords taken out of URLs, for a log line; an
+ * SQLite database as the absolute path it was resolved to, whatever DATABASE_URL said.
+ */
 export function printable(settings: Settings): Record<string, unknown> {
   const shown: Record<string, unknown> = {}
   for (const key of keys) {
     const value = settings[key]
-    if (schemaOf(key).secret) shown[key] = value === undefined ? undefined : '***'
+    if (key === 'databaseUrl' && settings.storage.kind === 'sqlite') {
+      shown[key] = settings.storage.filename
+    } else if (schemaOf(key).secret) shown[key] = value === undefined ? undefined : '***'
     else if (typeof value === 'string' && /^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
       shown[key] = withoutPassword(value)
     } else shown[key] = value

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { type AddressInfo, createServer } from 'node:net'
+import { join, relative } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { envName, SettingsSchema } from '../src/settings.js'
 import { createTask } from './support/http.js'
@@ -31,9 +32,33 @@ describe('node dist/main.js --help', () => {
 })
 
 describe('node dist/main.js --version', () => {
-  it.each(['--version', '-v'])("%s prints package.json's version and exits 0", (flag) => {
+  it.each(['--version', '-v', '-V'])("%s prints package.json's version and exits 0", (flag) => {
     expect(runServer([flag])).toEqual({ status: 0, stdout: `${version}\n`, stderr: '' })
   })
+})
+
+describe('node dist/main.js on a port that is taken', () => {
+  it('exits 2 with one line naming the port and how to pick another', async () => {
+    const taken = createServer()
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve))
+    const port = (taken.address() as AddressInfo).port
+    const testDatabase = await createTestDatabase()
+    try {
+      const { status, stderr } = runServer([], {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATABASE_URL: testDatabase.url,
+        LOG_LEVEL: 'silent',
+      })
+      expect({ status, stderr }).toEqual({
+        status: 2,
+        stderr: `Port ${port} is already in use on 127.0.0.1; pick another with PORT=3000 (or --port 3000).\n`,
+      })
+    } finally {
+      taken.close()
+      await testDatabase.drop()
+    }
+  }, 30_000)
 })
 
 describe('node dist/main.js with a setting it cannot use', () => {
@@ -74,16 +99,46 @@ describe.runIf(backend === 'sqlite')(
   },
 )
 
-describe('the start-up log line', () => {
-  it('shows the effective settings with every secret masked', async () => {
+describe('the start-up log lines', () => {
+  // Two server processes, one after the other.
+  it('say whether the database is new or how many tasks it holds', {
+    timeout: 30_000,
+  }, async () => {
+    const testDatabase = await createTestDatabase()
+    try {
+      const first = await startServerProcess({ DATABASE_URL: testDatabase.url })
+      const expected =
+        backend === 'sqlite' ? 'created a new, empty database' : 'opened a database of 0 tasks'
+      await first.waitForLine(new RegExp(`"msg":"${expected}"`))
+      for (const name of ['one', 'two']) {
+        const response = await fetch(`${first.url}/task`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ name }),
+        })
+        expect(response.status).toBe(201)
+      }
+      await first.stop()
+      const again = await startServerProcess({ DATABASE_URL: testDatabase.url })
+      const line = JSON.parse(await again.waitForLine(/"msg":"opened a database of 2 tasks"/))
+      expect(line.tasks).toBe(2)
+      await again.stop()
+    } finally {
+      await testDatabase.drop()
+    }
+  })
+
+  it('shows the effective settings with every secret masked, and an SQLite file by its absolute path', async () => {
     const testDatabase = await createTestDatabase()
     try {
       // The local PostgreSQL trusts the connection, so a password in the URL is accepted.
+      // An SQLite file is given relative to where the command was started.
       const databaseUrl =
         backend === 'postgres'
           ? testDatabase.url.replace(/^postgres:\/\/(\w+)@/, 'postgres://$1:pg-secret@')
-          : testDatabase.url
+          : relative(SERVER_DIR, testDatabase.url)
       const server = await startServerProcess({
+        INIT_CWD: SERVER_DIR,
         DATABASE_URL: databaseUrl,
         API_TOKEN: 'token-secret',
         RATE_LIMIT: '100',
@@ -100,6 +155,10 @@ describe('the start-up log line', () => {
         logLevel: 'info',
         groupCommit: true,
       })
+      if (backend === 'sqlite') {
+        expect(databaseUrl).not.toMatch(/^\//)
+        expect(line.settings.databaseUrl).toBe(testDatabase.url)
+      }
       if (backend === 'postgres') {
         expect(databaseUrl).toContain(':pg-secret@')
         expect(line.settings.databaseUrl).toBe(databaseUrl.replace('pg-secret', '***'))

@@ -44,14 +44,35 @@ describe('CORS on (CORS_ORIGINS)', () => {
     const response = await preflight(server.app, '/task', ALLOWED)
     expect(response.statusCode).toBe(204)
     expect(response.headers['access-control-allow-origin']).toBe(ALLOWED)
-    expect(response.headers['access-control-allow-methods']).toBe('GET, HEAD, POST')
+    expect(response.headers['access-control-allow-methods']).toBe('GET, HEAD, POST, PATCH, DELETE')
     expect(response.headers['access-control-allow-headers']).toBe(
       'content-type,idempotency-key,authorization',
     )
     expect(response.headers['access-control-max-age']).toBe('600')
   })
 
-  it('exposes Link, Location, Retry-After, Idempotent-Replayed and X-Request-Id to the allowed origin', async () => {
+  it.each(['PATCH', 'DELETE'])(
+    'lets a browser %s a task: the preflight allows the method and If-Match',
+    async (method) => {
+      const response = await server.app.inject({
+        method: 'OPTIONS',
+        url: '/tasks/1',
+        headers: {
+          origin: ALLOWED,
+          'access-control-request-method': method,
+          'access-control-request-headers': 'content-type,if-match,idempotency-key',
+        },
+      })
+      expect(response.statusCode).toBe(204)
+      expect(response.headers['access-control-allow-origin']).toBe(ALLOWED)
+      expect(response.headers['access-control-allow-methods']).toContain(method)
+      expect(response.headers['access-control-allow-headers']).toBe(
+        'content-type,if-match,idempotency-key',
+      )
+    },
+  )
+
+  it('exposes Link, Location, Retry-After, Idempotent-Replayed, X-Request-Id, ETag and Tasklane-Seq to the allowed origin', async () => {
     const created = await server.app.inject({
       method: 'POST',
       url: '/task',
@@ -62,7 +83,7 @@ describe('CORS on (CORS_ORIGINS)', () => {
     expect(created.headers['access-control-allow-origin']).toBe(ALLOWED)
     expect(created.headers.vary).toMatch(/Origin/)
     expect(created.headers['access-control-expose-headers']).toBe(
-      'Link, Location, Retry-After, Idempotent-Replayed, X-Request-Id',
+      'Link, Location, Retry-After, Idempotent-Replayed, X-Request-Id, ETag, Tasklane-Seq',
     )
   })
 
@@ -102,7 +123,7 @@ describe('CORS on (CORS_ORIGINS)', () => {
     for (const method of ['GET', 'POST', 'DELETE'] as const) {
       const response = await server.app.inject({ method, url: '/nope' })
       expect(response.statusCode).toBe(404)
-      expect(response.json()).toEqual({ code: 404, message: `No route matches ${method} /nope.` })
+      expect(response.json()).toEqual({ code: 404, message: `No route matches ${method} "/nope".` })
       expect(response.headers.allow).toBeUndefined()
     }
   })
@@ -116,7 +137,7 @@ describe('CORS on (CORS_ORIGINS)', () => {
     expect(post.headers.allow).toBe('POST')
     const one = await server.app.inject({ method: 'POST', url: '/tasks/1' })
     expect(one.statusCode).toBe(405)
-    expect(one.headers.allow).toBe('GET, HEAD')
+    expect(one.headers.allow).toBe('GET, HEAD, PATCH, DELETE')
     // A wildcard route of its own (the docs' static files) still counts.
     const docs = await server.app.inject({ method: 'POST', url: '/docs/static/index.css' })
     expect(docs.statusCode).toBe(405)

@@ -1,6 +1,8 @@
+import type { Task } from '@tasklane/contract'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BODY_LIMIT } from '../src/app.js'
+import { aTask } from './support/http.js'
 import {
   expectTask,
   expectWellFormed,
@@ -16,10 +18,12 @@ import {
 
 let target: PropertyServer
 
-/** Every task the server acknowledged with 201, by id. */
-const created = new Map<number, { name: string; tag?: string }>()
-/** Idempotency keys the server accepted, with the body and id of the first create. */
-const usedKeys = new Map<string, { name: string; tag?: string; id: number }>()
+/** A NewTask as sent. */
+type Sent = { name: string; tag?: string; status?: 'open' | 'done' }
+/** Every task the server acknowledged with 201, by id, as it answered it. */
+const created = new Map<number, Task>()
+/** Idempotency keys the server accepted, with the body and the answer of the first create. */
+const usedKeys = new Map<string, { sent: Sent; answer: Task }>()
 
 beforeAll(async () => {
   target = await startPropertyServer()
@@ -47,6 +51,11 @@ const nearTask = fc
     {
       name: fc.oneof({ weight: 5, arbitrary: nearText(200) }, { weight: 1, arbitrary: wrongType }),
       tag: fc.oneof({ weight: 5, arbitrary: nearText(64) }, { weight: 1, arbitrary: wrongType }),
+      status: fc.oneof(
+        { weight: 4, arbitrary: fc.constantFrom('open', 'done') },
+        { weight: 1, arbitrary: fc.constantFrom('Open', 'closed', 'deleted', '') },
+        { weight: 1, arbitrary: wrongType },
+      ),
       extra: fc.oneof(
         { weight: 4, arbitrary: fc.constant({}) },
         {
@@ -57,7 +66,7 @@ const nearTask = fc
     },
     { requiredKeys: [] },
   )
-  .map(({ name, tag, extra }) => {
+  .map(({ name, tag, status, extra }) => {
     const task: Record<string, unknown> = {}
     // JSON.parse, like the server, makes "__proto__" an own key; so does defineProperty.
     for (const [key, value] of Object.entries(extra ?? {})) {
@@ -65,6 +74,7 @@ const nearTask = fc
     }
     if (name !== undefined) task.name = name
     if (tag !== undefined) task.tag = tag
+    if (status !== undefined) task.status = status
     return task
   })
 
@@ -77,6 +87,7 @@ const validTask = fc.record(
     tag: fc
       .string({ unit: 'grapheme', minLength: 1, maxLength: 64 })
       .filter((s) => validText(s, 64)),
+    status: fc.constantFrom('open', 'done'),
   },
   { requiredKeys: ['name'] },
 )
@@ -226,9 +237,11 @@ describe('POST /task with generated input', () => {
               parsed !== null &&
               typeof parsed === 'object' &&
               !Array.isArray(parsed) &&
-              Object.keys(parsed).every((k) => k === 'name' || k === 'tag') &&
+              Object.keys(parsed).every((k) => k === 'name' || k === 'tag' || k === 'status') &&
               validText((parsed as { name?: unknown }).name, 200) &&
-              (!Object.hasOwn(parsed, 'tag') || validText((parsed as { tag?: unknown }).tag, 64))
+              (!Object.hasOwn(parsed, 'tag') || validText((parsed as { tag?: unknown }).tag, 64)) &&
+              (!Object.hasOwn(parsed, 'status') ||
+                ['open', 'done'].includes((parsed as { status?: unknown }).status as string))
             const sentKey = key === null ? undefined : headerValue(key)
 
             if (!jsonType) {
@@ -238,25 +251,29 @@ describe('POST /task with generated input', () => {
             } else if (!isTask || (sentKey !== undefined && !validKey(sentKey))) {
               expect(reply.status).toBe(400)
             } else {
-              const task = parsed as { name: string; tag?: string }
+              const task = parsed as Sent
               const first = sentKey === undefined ? undefined : usedKeys.get(sentKey)
-              if (first && (first.name !== task.name || first.tag !== task.tag)) {
+              const { sent } = first ?? {}
+              if (
+                sent &&
+                (sent.name !== task.name || sent.tag !== task.tag || sent.status !== task.status)
+              ) {
                 expect(reply.status).toBe(422)
                 return
               }
               expect(reply.status).toBe(201)
               expectTask(answer)
-              expect(answer).toStrictEqual({ id: answer.id, ...task })
+              expect(answer).toStrictEqual(aTask({ id: answer.id, ...task }))
               expect(reply.headers.location).toBe(`/tasks/${answer.id}`)
               if (first) {
-                expect(answer.id).toBe(first.id)
+                expect(answer).toStrictEqual(first.answer)
                 expect(reply.headers['idempotent-replayed']).toBe('true')
               } else {
                 expect(created.has(answer.id)).toBe(false)
                 expect(reply.headers['idempotent-replayed']).toBeUndefined()
               }
-              created.set(answer.id, task)
-              if (sentKey !== undefined && !first) usedKeys.set(sentKey, { ...task, id: answer.id })
+              created.set(answer.id, answer)
+              if (sentKey !== undefined && !first) usedKeys.set(sentKey, { sent: task, answer })
             }
           },
         ),
@@ -274,10 +291,10 @@ describe('POST /task with generated input', () => {
     const tasks = expectWellFormed(reply) as unknown[]
     expect(reply.status).toBe(200)
     for (const task of tasks) expectTask(task)
-    const listed = tasks as { id: number; name: string; tag?: string }[]
+    const listed = tasks as Task[]
     const ids = listed.map((task) => task.id)
     expect(new Set(ids).size).toBe(ids.length)
     expect(ids).toEqual([...ids].sort((a, b) => a - b))
-    expect(new Map(listed.map(({ id, ...task }) => [id, task]))).toEqual(created)
+    expect(new Map(listed.map((task) => [task.id, task]))).toEqual(created)
   })
 })

@@ -1,6 +1,6 @@
 import type { Task } from '@tasklane/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTask, get, jsonBody, listAll, postJson, postRaw } from './support/http.js'
+import { aTask, createTask, get, jsonBody, listAll, postJson, postRaw } from './support/http.js'
 import { startServer, type TestServer } from './support/server.js'
 
 let server: TestServer
@@ -18,7 +18,7 @@ describe('POST /task', () => {
     const response = await postJson(server, { name: 'Write docs', tag: 'docs' })
     expect(response.status).toBe(201)
     const task = await jsonBody<Task>(response)
-    expect(task).toEqual({ id: expect.any(Number), name: 'Write docs', tag: 'docs' })
+    expect(task).toEqual(aTask({ name: 'Write docs', tag: 'docs' }))
     expect(Number.isSafeInteger(task.id)).toBe(true)
     expect(task.id).toBeGreaterThanOrEqual(1)
     expect(response.headers.get('location')).toBe(`/tasks/${task.id}`)
@@ -72,7 +72,7 @@ describe('POST /task', () => {
       expect({ status, location, task }).toEqual({
         status: 201,
         location: `/tasks/${task.id}`,
-        task: { id: expect.any(Number), ...sent[i] },
+        task: aTask(sent[i] as { name: string }),
       })
     }
     expect(new Set(answers.map(({ task }) => task.id)).size).toBe(sent.length)
@@ -86,9 +86,18 @@ describe('POST /task', () => {
     const response = await postJson(server, { name: 'untagged' })
     expect(response.status).toBe(201)
     const task = (await response.json()) as Task
-    expect(Object.keys(task).sort()).toEqual(['id', 'name'])
+    expect(Object.keys(task).sort()).toEqual([
+      'createdAt',
+      'id',
+      'name',
+      'status',
+      'updatedAt',
+      'version',
+    ])
     const read = await (await get(server, `/tasks/${task.id}`)).text()
-    expect(read).toBe(`{"id":${task.id},"name":"untagged"}`)
+    expect(read).toBe(
+      `{"id":${task.id},"name":"untagged","status":"open","version":1,"createdAt":"${task.createdAt}","updatedAt":"${task.createdAt}"}`,
+    )
   })
 
   it('accepts Content-Type: application/json; charset=utf-8', async () => {

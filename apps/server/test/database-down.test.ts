@@ -8,7 +8,7 @@ beforeAll(async () => {
   server = await startServer()
   await createTask(server, { name: 'before the outage' })
   // The storage closes while the server keeps running (an outage of the PostgreSQL
-  // server itself, and its recovery, are in multi-instance.test.ts).
+  // server itself, and its recovery, are in multi-instance.slow.test.ts).
   await server.storage.close()
 })
 

@@ -4,6 +4,7 @@ import {
   DatabaseUnavailableError,
   IdempotencyConflictError,
   KeyInFlightError,
+  PreconditionFailedError,
   ShuttingDownError,
   TaskNotFoundError,
   WriteQueueFullError,
@@ -44,12 +45,22 @@ describe('plugins/errors: the one place errors become responses', () => {
       'IdempotencyConflictError',
       new IdempotencyConflictError(),
       422,
-      'This Idempotency-Key was already used with a different request body.',
+      'This Idempotency-Key was already used with a different request (another method, task or body).',
     ],
   ])('answers %s with %i and its message', async (_, error, status, message) => {
     const response = await answerTo(error)
     await expectError(response, status, message)
     expect(response.headers['retry-after']).toBeUndefined()
+  })
+
+  it('answers PreconditionFailedError with 412 and the current ETag', async () => {
+    const response = await answerTo(new PreconditionFailedError(7, 3))
+    await expectError(
+      response,
+      412,
+      'Task 7 has changed: its current ETag is "3", which If-Match does not name; nothing was changed.',
+    )
+    expect(response.headers.etag).toBe('"3"')
   })
 
   it.each([
@@ -61,7 +72,7 @@ describe('plugins/errors: the one place errors become responses', () => {
     [
       'WriteQueueFullError',
       new WriteQueueFullError(),
-      'Too many creates are waiting; retry the request shortly.',
+      'Too many writes are waiting; retry the request shortly.',
     ],
   ])('answers %s with 503 and Retry-After: 1', async (_, error, message) => {
     const response = await answerTo(error)
@@ -69,6 +80,32 @@ describe('plugins/errors: the one place errors become responses', () => {
     expect(response.headers['retry-after']).toBe('1')
     expect(response.headers.connection).not.toBe('close')
   })
+
+  it.each([
+    [
+      'EMFILE',
+      'too many open files, open',
+      'The server is too busy; retry the request shortly.',
+      '1',
+    ],
+    ['ENFILE', 'file table overflow', 'The server is too busy; retry the request shortly.', '1'],
+    [
+      'SQLITE_READONLY',
+      'attempt to write a readonly database',
+      'The database cannot be written to (it is read-only); retry the request later.',
+      '10',
+    ],
+  ])(
+    'answers %s, however deep in the causes, with 503 and Retry-After, naming no path',
+    async (code, words, message, retryAfter) => {
+      const cause = Object.assign(new Error(`${code}: ${words}, '/srv/app/data/tasks.db'`), {
+        code,
+      })
+      const response = await answerTo(new Error('the write failed', { cause }))
+      await expectError(response, 503, message)
+      expect(response.headers['retry-after']).toBe(retryAfter)
+    },
+  )
 
   it('answers ShuttingDownError with 503, Retry-After: 1 and Connection: close', async () => {
     const response = await answerTo(new ShuttingDownError())

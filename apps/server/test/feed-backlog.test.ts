@@ -13,21 +13,22 @@ const TAG = '🏷'.repeat(64)
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 let server: TestServer
-/** Tasks the server has read from storage so far (only the feed reads here). */
+/** Changes the server has read from storage so far (only the feed reads here). */
 let read = 0
+let inserted: Task[]
 
 beforeAll(async () => {
   server = await startServer({
     wrapStorage: (storage: Storage): Storage => ({
       ...storage,
-      listTasks: async (filter, limit) => {
-        const tasks = await storage.listTasks(filter, limit)
-        read += tasks.length
-        return tasks
+      changesAfter: async (after, limit) => {
+        const changes = await storage.changesAfter(after, limit)
+        read += changes.length
+        return changes
       },
     }),
   })
-  await server.testDatabase.insertMany(COUNT, (i) => ({ name: nameOf(i), tag: TAG }))
+  inserted = await server.testDatabase.insertMany(COUNT, (i) => ({ name: nameOf(i), tag: TAG }))
 }, 60_000)
 
 afterAll(async () => {
@@ -53,11 +54,11 @@ describe('GET /tasks/events with a slow reader and 20,000 tasks of backlog', () 
     const tasks = await feed.untilTasks(COUNT, 60_000)
     expect(received).toBeLessThan(COUNT / 2)
     expect(tasks.map((task) => task.id)).toEqual(Array.from({ length: COUNT }, (_, i) => i + 1))
-    expect(tasks[COUNT - 1]).toEqual({
-      id: COUNT,
-      name: nameOf(COUNT - 1),
-      tag: TAG,
-    } satisfies Task)
+    expect(feed.events.map((event) => event.seq)).toEqual(
+      Array.from({ length: COUNT }, (_, i) => i + 1),
+    )
+    expect(tasks[COUNT - 1]).toEqual(inserted[COUNT - 1])
+    expect(tasks[0]).toEqual(inserted[0])
     // Read once each: nothing was read ahead and dropped, nothing twice.
     expect(read).toBe(COUNT)
     feed.close()

@@ -2,7 +2,7 @@ import type { Task } from '@tasklane/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Storage } from '../src/storage/index.js'
 import { type Subscription, subscribe } from './support/events.js'
-import { createTask, expectError, get, postJson } from './support/http.js'
+import { createTask, expectError, get, postJson, seqOf } from './support/http.js'
 import { startServer, type TestServer } from './support/server.js'
 
 // GET /tasks/events on the backend under test, over real HTTP.
@@ -36,9 +36,25 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const newestId = async () =>
   ((await (await get(server, '/tasks?limit=1&order=desc')).json()) as Task[])[0]?.id ?? 0
 
+/** The newest seq now, read off an empty page. */
+const newestSeq = async () => seqOf(await get(server, '/tasks?limit=0'))
+
+/** A task as created, with the seq of its create. */
+interface Created {
+  readonly task: Task
+  readonly seq: number
+}
+
+/** Creates a task, and returns it with the seq of its create. */
+async function createWithSeq(name: string): Promise<Created> {
+  const response = await postJson(server, { name })
+  expect(response.status).toBe(201)
+  return { task: (await response.json()) as Task, seq: seqOf(response) }
+}
+
 describe('GET /tasks/events', () => {
-  it('answers 200 text/event-stream, and sends each task as one event: id, event: task, data', async () => {
-    const start = await newestId()
+  it('answers 200 text/event-stream, and sends each new task as one event: id (its seq), event: created, data', async () => {
+    const start = await newestSeq()
     const feed = await subscribe(server, `/tasks/events?after=${start}`)
     try {
       expect(feed.response.statusCode).toBe(200)
@@ -47,25 +63,37 @@ describe('GET /tasks/events', () => {
         'cache-control': 'no-store',
         'x-accel-buffering': 'no',
       })
-      const task = await createTask(server, { name: 'Ship 🚀 "quoted"\nnext line', tag: 'fmt' })
+      const response = await postJson(server, { name: 'Ship 🚀 "quoted"\nnext line', tag: 'fmt' })
+      const task = (await response.json()) as Task
+      const seq = seqOf(response)
       await feed.untilTasks(1)
-      expect(feed.text()).toBe(
-        `: keep-alive\n\nid: ${task.id}\nevent: task\ndata: ${JSON.stringify(task)}\n\n`,
+      await feed.untilComments(3)
+      // The data is the Task as JSON on one line (its keys in an order of their own). Each
+      // time the subscriber has caught up, a comment says with which seq.
+      expect(feed.text()).toMatch(
+        new RegExp(
+          `^: keep-alive\n\n: seq ${start}\n\nid: ${seq}\nevent: created\ndata: \\{[^\n]+\\}\n\n: seq ${seq}\n\n$`,
+        ),
       )
-      expect(feed.tasks).toEqual([task])
+      expect(feed.events).toEqual([{ type: 'created', seq, task }])
+      // No task of this database was ever changed: seqs and ids coincide.
+      expect(seq).toBe(task.id)
     } finally {
       feed.close()
     }
   })
 
   it('sends the backlog after `after` first, then each new task once committed', async () => {
-    const start = await newestId()
+    const start = await newestSeq()
     const backlog = await createMany(3, 'backlog')
     const feed = await subscribe(server, `/tasks/events?after=${start}`)
     try {
       expect(await feed.untilTasks(3)).toEqual(backlog)
       const live = await createMany(2, 'live')
       expect(await feed.untilTasks(5)).toEqual([...backlog, ...live])
+      expect(feed.events.map((event) => [event.type, event.seq])).toEqual(
+        [1, 2, 3, 4, 5].map((i) => ['created', start + i]),
+      )
     } finally {
       feed.close()
     }
@@ -86,20 +114,24 @@ describe('GET /tasks/events', () => {
   })
 
   it('resumes after Last-Event-ID, which wins over after', async () => {
-    const tasks = await createMany(4, 'resume')
-    const [, second, third, fourth] = tasks as [Task, Task, Task, Task]
+    const created: Created[] = []
+    for (let i = 0; i < 4; i++) created.push(await createWithSeq(`resume ${i}`))
+    const [, second, third, fourth] = created as [Created, Created, Created, Created]
     const feed = await subscribe(server, `/tasks/events?after=0`, {
-      'last-event-id': String(second.id),
+      'last-event-id': String(second.seq),
     })
     try {
-      expect(await feed.untilTasks(2)).toEqual([third, fourth])
+      expect(await feed.untilEvents(2)).toEqual([
+        { type: 'created', seq: third.seq, task: third.task },
+        { type: 'created', seq: fourth.seq, task: fourth.task },
+      ])
     } finally {
       feed.close()
     }
   })
 
   it('sends only the tasks with the tag, when one is given', async () => {
-    const start = await newestId()
+    const start = await newestSeq()
     const feed = await subscribe(
       server,
       `/tasks/events?after=${start}&tag=${encodeURIComponent('a b&c')}`,
@@ -120,7 +152,8 @@ describe('GET /tasks/events', () => {
   })
 
   it('sends every task exactly once and in ascending order while many clients create at once', async () => {
-    const start = await newestId()
+    const start = await newestSeq()
+    const startId = await newestId()
     // Several at one place: they share reads, and must each still miss nothing.
     const early = await Promise.all(
       Array.from({ length: 10 }, () => subscribe(server, `/tasks/events?after=${start}`)),
@@ -149,9 +182,14 @@ describe('GET /tasks/events', () => {
       )
       const all = [...acknowledged].sort((a, b) => a.id - b.id)
       expect(all.map((task) => task.id)).toEqual(
-        Array.from({ length: WRITERS * EACH }, (_, i) => start + 1 + i),
+        Array.from({ length: WRITERS * EACH }, (_, i) => startId + 1 + i),
       )
-      for (const feed of early) expect(await feed.untilTasks(all.length)).toEqual(all)
+      for (const feed of early) {
+        expect(await feed.untilTasks(all.length)).toEqual(all)
+        expect(feed.events.map((event) => event.seq)).toEqual(
+          Array.from({ length: WRITERS * EACH }, (_, i) => start + 1 + i),
+        )
+      }
       const even = all.filter((task) => task.tag === 'even')
       expect(await tagged.untilTasks(even.length)).toEqual(even)
       const lateTasks = late?.tasks ?? []
@@ -170,7 +208,7 @@ describe('GET /tasks/events', () => {
   }, 60_000)
 
   it('resumes with Last-Event-ID after a dropped connection, with no gap and no repeat', async () => {
-    const start = await newestId()
+    const start = await newestSeq()
     const first = await subscribe(server, `/tasks/events?after=${start}`)
     const before = await createMany(3, 'before the drop')
     await first.untilTasks(3)
@@ -178,7 +216,7 @@ describe('GET /tasks/events', () => {
     expect(await first.ended).toBe('aborted')
     const during = await createMany(3, 'while disconnected')
     const again = await subscribe(server, `/tasks/events?after=${start}`, {
-      'last-event-id': String(first.tasks.at(-1)?.id),
+      'last-event-id': String(first.events.at(-1)?.seq),
     })
     try {
       const after = await createMany(2, 'after reconnecting')
@@ -221,33 +259,36 @@ describe('GET /tasks/events', () => {
     await expectError(
       response,
       405,
-      'Method POST is not allowed on /tasks/events; use GET or HEAD.',
+      'Method POST is not allowed on "/tasks/events"; use GET or HEAD.',
     )
   })
 })
 
 describe('GET /tasks/events with slow reads', () => {
-  it('misses nothing when a subscriber joins a read that began before a later commit', async () => {
-    // Every listing answers 200 ms late, as a loaded database might: the tasks it holds are
-    // those committed when the query ran, not when it answered.
+  it('misses nothing when a subscriber joins a read that began before a later commit', {
+    timeout: 15_000,
+  }, async () => {
+    // Every read of changes answers 200 ms late, as a loaded database might: the changes it
+    // holds are those committed when the query ran, not when it answered.
     const slow = await startServer({
       wrapStorage: (storage: Storage): Storage => ({
         ...storage,
-        listTasks: async (filter, limit) => {
-          const tasks = await storage.listTasks(filter, limit)
+        changesAfter: async (after, limit) => {
+          const changes = await storage.changesAfter(after, limit)
           await new Promise((resolve) => setTimeout(resolve, 200))
-          return tasks
+          return changes
         },
       }),
     })
     try {
       const first = await subscribe(slow)
       await sleep(300)
-      const one = await createTask(slow, { name: 'one' })
-      // While `first` reads the tasks after `one.id - 1`, one more commits, and a second
-      // subscriber asks for the same tasks: it shares the read, which cannot hold `two`.
+      const created = await postJson(slow, { name: 'one' })
+      const one = (await created.json()) as Task
+      // While `first` reads the changes after the one before `one`, one more commits, and a
+      // second subscriber asks for the same changes: it shares the read, which cannot hold `two`.
       const two = await createTask(slow, { name: 'two' })
-      const second = await subscribe(slow, `/tasks/events?after=${one.id - 1}`)
+      const second = await subscribe(slow, `/tasks/events?after=${seqOf(created) - 1}`)
       expect(await second.untilTasks(2)).toEqual([one, two])
       expect(await first.untilTasks(2)).toEqual([one, two])
       first.close()
@@ -278,9 +319,10 @@ describe('GET /tasks/events keep-alive', () => {
     const quick = await startServer({ keepAliveMs: 50 })
     try {
       const feed = await subscribe(quick)
-      await feed.untilComments(4)
+      await feed.untilComments(5)
       expect(feed.tasks).toEqual([])
-      expect(feed.text()).toMatch(/^(: keep-alive\n\n){4,}$/)
+      // Caught up at once (nothing was ever written), then only keep-alives.
+      expect(feed.text()).toMatch(/^: keep-alive\n\n: seq 0\n\n(: keep-alive\n\n){3,}$/)
       feed.close()
     } finally {
       await quick.close()

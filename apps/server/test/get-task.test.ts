@@ -1,6 +1,6 @@
 import type { Task } from '@tasklane/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTask, expectError, get, jsonBody } from './support/http.js'
+import { aTask, createTask, expectError, get, jsonBody } from './support/http.js'
 import { startServer, type TestServer } from './support/server.js'
 
 let server: TestServer
@@ -22,13 +22,18 @@ describe('GET /tasks/{id}', () => {
     const response = await get(server, `/tasks/${tagged.id}`)
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8')
-    expect(await jsonBody(response)).toEqual({ id: tagged.id, name: 'Read the spec', tag: 'docs' })
+    const task = await jsonBody(response)
+    expect(task).toEqual(aTask({ id: tagged.id, name: 'Read the spec', tag: 'docs' }))
+    expect(task).toEqual(tagged)
   })
 
   it('returns a task without a tag with no tag key', async () => {
     const response = await get(server, `/tasks/${untagged.id}`)
     expect(response.status).toBe(200)
-    expect(await response.text()).toBe(`{"id":${untagged.id},"name":"No tag here"}`)
+    const { createdAt, updatedAt } = untagged
+    expect(await response.text()).toBe(
+      `{"id":${untagged.id},"name":"No tag here","status":"open","version":1,"createdAt":"${createdAt}","updatedAt":"${updatedAt}"}`,
+    )
   })
 
   it('returns 404 for an id no task has', async () => {

@@ -2,15 +2,16 @@ import type { Task } from '@tasklane/contract'
 import { exchange } from '@tasklane/testing/raw-http'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Storage } from '../src/storage/index.js'
-import { createTaskWriter, IDEMPOTENCY_TTL_MS } from '../src/tasks/writer.js'
-import { expectError, listAll, postJson, postRaw, type Reachable } from './support/http.js'
+import { IDEMPOTENCY_TTL_MS, TaskWriter } from '../src/tasks/task-writer.js'
+import { aTask, expectError, listAll, postJson, postRaw, type Reachable } from './support/http.js'
 import { within } from './support/processes.js'
 import { type StartOptions, startServer, type TestServer } from './support/server.js'
 import { createTestDatabase, type TestDatabase } from './support/test-database.js'
 
 const IN_PROGRESS =
   'A request with this Idempotency-Key is still in progress; retry after it completes.'
-const OTHER_BODY = 'This Idempotency-Key was already used with a different request body.'
+const OTHER_BODY =
+  'This Idempotency-Key was already used with a different request (another method, task or body).'
 const BAD_KEY = 'Header "idempotency-key" must be 1 to 255 visible ASCII characters.'
 
 const started: TestServer[] = []
@@ -33,6 +34,8 @@ async function created(response: Response) {
   return {
     status: response.status,
     location: response.headers.get('location'),
+    etag: response.headers.get('etag'),
+    seq: response.headers.get('tasklane-seq'),
     replayed: response.headers.get('idempotent-replayed'),
     body: await response.text(),
   }
@@ -42,16 +45,21 @@ const post = (server: Reachable, task: { name: string; tag?: string }, key?: str
   postJson(server, task, key)
 
 describe('Idempotency-Key on POST /task', () => {
-  it('replays the original 201 (same id, body and Location) with Idempotent-Replayed: true', async () => {
+  it('replays the original 201 (same id, body, Location, ETag and Tasklane-Seq) with Idempotent-Replayed: true', async () => {
     const server = await serve()
     const first = await created(await post(server, { name: 'Pay rent', tag: 'home' }, 'k-1'))
     const task = JSON.parse(first.body) as Task
+    expect(task).toEqual(aTask({ name: 'Pay rent', tag: 'home' }))
     expect(first).toEqual({
       status: 201,
       location: `/tasks/${task.id}`,
+      etag: '"1"',
+      seq: expect.stringMatching(/^\d+$/),
       replayed: null,
-      body: JSON.stringify({ id: task.id, name: 'Pay rent', tag: 'home' }),
+      body: first.body,
     })
+    // Other writes in between: the replay still answers the seq of its own create.
+    await post(server, { name: 'in between' })
     const again = await created(await post(server, { name: 'Pay rent', tag: 'home' }, 'k-1'))
     expect(again).toEqual({ ...first, replayed: 'true' })
     // The same task written differently (key order, spacing) is the same body.
@@ -62,7 +70,9 @@ describe('Idempotency-Key on POST /task', () => {
       { 'idempotency-key': 'k-1' },
     )
     expect(await created(reordered)).toEqual({ ...first, replayed: 'true' })
-    expect(await listAll(server)).toEqual([task])
+    const listed = await listAll(server)
+    expect(listed.map((each) => each.name)).toEqual(['Pay rent', 'in between'])
+    expect(listed[0]).toEqual(task)
   })
 
   it('creates a task for each distinct key, and for each request without a key', async () => {
@@ -114,10 +124,10 @@ describe('Idempotency-Key on POST /task', () => {
     const server = await serve({
       wrapStorage: (storage): Storage => ({
         ...storage,
-        writeTasks: async (items, now, notBefore) => {
+        write: async (items, now, notBefore) => {
           entered()
           await released
-          return storage.writeTasks(items, now, notBefore)
+          return storage.write(items, now, notBefore)
         },
       }),
     })
@@ -195,18 +205,20 @@ describe('Idempotency-Key on POST /task', () => {
   it('replays for 24 hours; afterwards the key creates anew', async () => {
     const server = await serve()
     let now = Date.parse('2030-01-01T00:00:00Z')
-    const writer = createTaskWriter(server.storage, { now: () => now })
-    const first = await writer.create({ name: 'Daily' }, 'k-ttl')
+    const writer = new TaskWriter(server.storage, { now: () => now })
+    const daily = () => writer.write({ kind: 'create', task: { name: 'Daily' }, key: 'k-ttl' })
+    const first = await daily()
     expect(first.replayed).toBe(false)
     now += IDEMPOTENCY_TTL_MS - 1_000
-    expect(await writer.create({ name: 'Daily' }, 'k-ttl')).toEqual({ ...first, replayed: true })
+    expect(await daily()).toEqual({ ...first, replayed: true })
     now += 2_000
-    const fresh = await writer.create({ name: 'Daily' }, 'k-ttl')
+    const fresh = await daily()
     expect(fresh.replayed).toBe(false)
-    expect(fresh.task.id).toBeGreaterThan(first.task.id)
+    expect(fresh.task?.id).toBeGreaterThan(first.task?.id as number)
+    expect(fresh.seq).toBeGreaterThan(first.seq)
     // The key now stands for the new task, for another 24 hours.
     now += IDEMPOTENCY_TTL_MS - 1_000
-    expect(await writer.create({ name: 'Daily' }, 'k-ttl')).toEqual({ ...fresh, replayed: true })
+    expect(await daily()).toEqual({ ...fresh, replayed: true })
     await writer.close()
   })
 

@@ -12,16 +12,12 @@ let even: Task[]
 
 beforeAll(async () => {
   server = await startServer()
-  await server.testDatabase.insertMany(COUNT, (i) =>
+  all = await server.testDatabase.insertMany(COUNT, (i) =>
     i % 10 === 9
       ? { name: `large ${i}` }
       : { name: `large ${i}`, tag: i % 2 === 0 ? 'even' : 'odd' },
   )
-  all = Array.from({ length: COUNT }, (_, i) =>
-    i % 10 === 9
-      ? { id: i + 1, name: `large ${i}` }
-      : { id: i + 1, name: `large ${i}`, tag: i % 2 === 0 ? 'even' : 'odd' },
-  )
+  expect(all.map((task) => task.id)).toEqual(all.map((_, i) => i + 1))
   even = all.filter((task) => task.tag === 'even')
 })
 

@@ -20,11 +20,12 @@ let target: PropertyServer
 
 beforeAll(async () => {
   target = await startPropertyServer()
-  // Tasks to list, some tagged.
+  // Tasks to list, some tagged, some done.
   for (const [i, tag] of ['docs', 'hostile', undefined, 'docs', undefined, 'hostile'].entries()) {
+    const status = i % 3 === 1 ? 'done' : 'open'
     await createTask(
       target.server,
-      tag === undefined ? { name: `listed ${i}` } : { name: `listed ${i}`, tag },
+      tag === undefined ? { name: `listed ${i}`, status } : { name: `listed ${i}`, tag, status },
     )
   }
 })
@@ -33,7 +34,10 @@ afterAll(() => target?.close())
 
 /** Query-string keys: the real ones, near misses and prototype names. */
 const queryKey = fc.oneof(
-  { weight: 6, arbitrary: fc.constantFrom('limit', 'after', 'before', 'order', 'tag') },
+  {
+    weight: 6,
+    arbitrary: fc.constantFrom('limit', 'after', 'before', 'order', 'tag', 'status'),
+  },
   {
     weight: 2,
     arbitrary: fc.constantFrom(
@@ -84,6 +88,8 @@ const queryValue = fc.oneof(
       'hostile',
       'asc',
       'desc',
+      'open',
+      'done',
     ),
   },
   { weight: 2, arbitrary: decimalInteger },
@@ -158,7 +164,7 @@ describe('GET /tasks with generated query strings', () => {
               (p) => p.keyEncoding !== 'bytes' && p.valueEncoding !== 'bytes' && separator !== ';',
             )
             const keys = pairs.map((p) => p.key)
-            const known = ['limit', 'after', 'before', 'order', 'tag']
+            const known = ['limit', 'after', 'before', 'order', 'tag', 'status']
             if (plain && keys.some((k) => k !== '' && !known.includes(k))) {
               expect(reply.status).toBe(400)
             }
@@ -188,6 +194,10 @@ describe('GET /tasks with generated query strings', () => {
             }
             if (given.tag !== undefined) {
               for (const task of tasks) expect((task as { tag?: string }).tag).toBe(given.tag)
+            }
+            if (given.status !== undefined) {
+              for (const task of tasks)
+                expect((task as { status: string }).status).toBe(given.status)
             }
           },
         ),

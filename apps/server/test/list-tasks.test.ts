@@ -69,7 +69,16 @@ describe('GET /tasks', () => {
       const { tasks } = await list('/tasks')
       const untagged = tasks.filter((_, i) => (i + 1) % 3 === 0)
       expect(untagged).toHaveLength(4)
-      for (const task of untagged) expect(Object.keys(task).sort()).toEqual(['id', 'name'])
+      for (const task of untagged) {
+        expect(Object.keys(task).sort()).toEqual([
+          'createdAt',
+          'id',
+          'name',
+          'status',
+          'updatedAt',
+          'version',
+        ])
+      }
     })
   })
 

@@ -40,6 +40,49 @@ describe('requests that are not HTTP', () => {
     await expectError(await exchange(server.port, request), 400, MALFORMED)
   })
 
+  it('answers a request line over 8 kB (a long query string) with 414, not 431', async () => {
+    const response = await exchange(
+      server.port,
+      `GET /tasks?tag=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`,
+    )
+    await expectError(response, 414, 'The request URL is too long.')
+  })
+
+  it('answers HTTP/1.0 with Transfer-Encoding 400 and closes the connection (faulty framing)', async () => {
+    const body = '{"name":"smuggled"}'
+    const response = await exchange(
+      server.port,
+      `POST /task HTTP/1.0\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: keep-alive\r\n\r\n${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`,
+    )
+    await expectError(response, 400, 'An HTTP/1.0 request must not carry Transfer-Encoding.')
+    expect(response.headers.connection).toBe('close')
+    expect((await (await get(server, '/tasks')).json()) as unknown[]).toEqual([])
+  })
+
+  it('answers two Authorization headers 400 rather than reading the first', async () => {
+    const response = await exchange(
+      server.port,
+      'GET /tasks HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer a\r\nAuthorization: Bearer b\r\nConnection: close\r\n\r\n',
+    )
+    await expectError(response, 400, 'The request must carry at most one Authorization header.')
+  })
+
+  it('answers an unknown Expect 417 in the Error shape, with a request id', async () => {
+    const response = await exchange(
+      server.port,
+      'GET /tasks HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 200-ok\r\nConnection: close\r\n\r\n',
+    )
+    await expectError(
+      response,
+      417,
+      'The expectation "200-ok" is not supported; only 100-continue is.',
+    )
+    expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/)
+    expect(Object.keys(response.headers)).toEqual(
+      expect.arrayContaining(Object.keys(API_SECURITY_HEADERS)),
+    )
+  })
+
   it('keeps serving after them', async () => {
     expect((await get(server, '/health/live')).status).toBe(200)
   })

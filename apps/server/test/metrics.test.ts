@@ -15,10 +15,10 @@ function holdingCommits() {
   let calls = 0
   const wrapStorage = (storage: Storage): Storage => ({
     ...storage,
-    writeTasks: async (items, now, notBefore) => {
+    write: async (items, now, notBefore) => {
       calls++
       await held
-      return storage.writeTasks(items, now, notBefore)
+      return storage.write(items, now, notBefore)
     },
   })
   return {
@@ -52,6 +52,21 @@ async function scrape(): Promise<Sample[]> {
   const response = await get(server, '/metrics', { headers: auth })
   expect(response.status).toBe(200)
   return parseMetrics(await response.text())
+}
+
+/** A PATCH or DELETE of /tasks/{id} with the token, answered with its status. */
+async function change(method: 'PATCH' | 'DELETE', id: number, patch?: object, key?: string) {
+  const response = await fetch(`${server.url}/tasks/${id}`, {
+    method,
+    headers: {
+      ...auth,
+      ...(patch === undefined ? {} : { 'content-type': 'application/merge-patch+json' }),
+      ...(key === undefined ? {} : { 'idempotency-key': key }),
+    },
+    body: patch === undefined ? undefined : JSON.stringify(patch),
+  })
+  await response.arrayBuffer()
+  return response.status
 }
 
 const create = (name: string, key?: string) =>
@@ -153,8 +168,33 @@ describe('tasklane_tasks_created_total and the commit histograms', () => {
   })
 })
 
+describe('tasklane_tasks_updated_total and tasklane_tasks_deleted_total', () => {
+  it('count changed and deleted tasks, not replays, patches that change nothing or refused writes', async () => {
+    const responses = await Promise.all([create('to change'), create('to delete')])
+    const [id, gone] = (await Promise.all(
+      responses.map(async (response) => ((await response.json()) as { id: number }).id),
+    )) as [number, number]
+    const before = await scrape()
+    const updatedBefore = sampleValue(before, 'tasklane_tasks_updated_total') ?? 0
+    const deletedBefore = sampleValue(before, 'tasklane_tasks_deleted_total') ?? 0
+    const createdBefore = sampleValue(before, 'tasklane_tasks_created_total') ?? 0
+    expect(await change('PATCH', id, { status: 'done' }, 'patch-key')).toBe(200)
+    expect(await change('PATCH', id, { status: 'done' }, 'patch-key')).toBe(200) // replay
+    expect(await change('PATCH', id, { status: 'done' })).toBe(200) // changes nothing
+    expect(await change('PATCH', id, { name: 'renamed' })).toBe(200)
+    expect(await change('DELETE', gone)).toBe(204)
+    expect(await change('DELETE', gone)).toBe(404)
+    expect(await change('PATCH', gone, { name: 'x' })).toBe(404)
+
+    const after = await scrape()
+    expect(sampleValue(after, 'tasklane_tasks_updated_total')).toBe(updatedBefore + 2)
+    expect(sampleValue(after, 'tasklane_tasks_deleted_total')).toBe(deletedBefore + 1)
+    expect(sampleValue(after, 'tasklane_tasks_created_total')).toBe(createdBefore)
+  })
+})
+
 describe('tasklane_write_queue_depth', () => {
-  it('counts the creates waiting for a commit, and drops to 0 once they are written', async () => {
+  it('counts the writes waiting for a commit, and drops to 0 once they are written', async () => {
     commits.hold()
     // Two batches are written at once (both held here); the creates after them wait.
     const first = create('first batch')
@@ -199,6 +239,6 @@ describe('the API description', () => {
 
   it('answers an unknown method on /metrics with 405 in the Error shape', async () => {
     const response = await fetch(`${server.url}/metrics`, { method: 'DELETE', headers: auth })
-    await expectError(response, 405, 'Method DELETE is not allowed on /metrics; use GET or HEAD.')
+    await expectError(response, 405, 'Method DELETE is not allowed on "/metrics"; use GET or HEAD.')
   })
 })

@@ -49,7 +49,7 @@ describe('GET /openapi.json', () => {
     expect(document.info.title).toBe('tasklane')
   })
 
-  it('declares the operations getTasks, createTask, getTask and watchTasks with their tags', () => {
+  it('declares the operations getTasks, createTask, getTask, updateTask, deleteTask and watchTasks with their tags', () => {
     const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
       Object.entries(methods).map(([method, operation]) => ({
         path,
@@ -63,13 +63,17 @@ describe('GET /openapi.json', () => {
         { path: '/tasks', method: 'get', operationId: 'getTasks', tags: ['tasks'] },
         { path: '/task', method: 'post', operationId: 'createTask', tags: ['task'] },
         { path: '/tasks/{id}', method: 'get', operationId: 'getTask', tags: ['task'] },
+        { path: '/tasks/{id}', method: 'patch', operationId: 'updateTask', tags: ['task'] },
+        { path: '/tasks/{id}', method: 'delete', operationId: 'deleteTask', tags: ['task'] },
         { path: '/tasks/events', method: 'get', operationId: 'watchTasks', tags: ['tasks'] },
       ]),
     )
     expect(operations.map((operation) => operation.operationId).sort()).toEqual([
       'createTask',
+      'deleteTask',
       'getTask',
       'getTasks',
+      'updateTask',
       'watchTasks',
     ])
   })
@@ -78,27 +82,42 @@ describe('GET /openapi.json', () => {
     const operation = document.paths['/tasks/events']?.get
     const stream = operation?.responses?.['200']?.content?.['text/event-stream']
     expect(stream?.schema?.description).toContain(
-      '"id: <task id>", "event: task", "data: <Task JSON>"',
+      '"id: <seq>", "event: created|updated|deleted", "data: <Task JSON>" (for deleted: {"id","version"})',
+    )
+    // Each event's data as JSON Schema: a Task, or a DeletedTask.
+    expect(JSON.stringify(stream?.schema)).toContain(
+      '"contentSchema":{"anyOf":[{"$ref":"#/components/schemas/Task"},{"$ref":"#/components/schemas/DeletedTask"}]}',
     )
     expect(operation?.parameters?.map((p) => `${p.in} ${p.name}`).sort()).toEqual([
       'header last-event-id',
       'query after',
+      'query status',
       'query tag',
     ])
   })
 
-  it('documents order and before on GET /tasks', () => {
+  it('documents order, before and status on GET /tasks', () => {
     const names = document.paths['/tasks']?.get?.parameters?.map((p) => p.name)
-    expect(names).toEqual(['limit', 'after', 'before', 'order', 'tag'])
+    expect(names).toEqual(['limit', 'after', 'before', 'order', 'tag', 'status'])
+  })
+
+  it('documents If-None-Match on GET /tasks/{id}, and If-Match and Idempotency-Key on PATCH and DELETE', () => {
+    const headers = (method: string) =>
+      document.paths['/tasks/{id}']?.[method]?.parameters
+        ?.filter((p) => p.in === 'header')
+        .map((p) => p.name)
+    expect(headers('get')).toEqual(['if-none-match'])
+    expect(headers('patch')).toEqual(['if-match', 'idempotency-key'])
+    expect(headers('delete')).toEqual(['if-match', 'idempotency-key'])
   })
 
   it('declares the tags tasks and task', () => {
     expect(document.tags.map((tag) => tag.name).sort()).toEqual(['task', 'tasks'])
   })
 
-  it('names the component schemas Task, NewTask and Error, with no def- names', () => {
+  it('names the component schemas Task, NewTask, TaskPatch, DeletedTask and Error, with no def- names', () => {
     const names = Object.keys(document.components.schemas)
-    expect(names).toEqual(expect.arrayContaining(['Task', 'NewTask', 'Error']))
+    expect(names.sort()).toEqual(['DeletedTask', 'Error', 'NewTask', 'Task', 'TaskPatch'])
     expect(names.filter((name) => name.startsWith('def-'))).toEqual([])
     expect(JSON.stringify(document)).not.toContain('def-')
   })
@@ -107,6 +126,8 @@ describe('GET /openapi.json', () => {
     const text = JSON.stringify(document.paths)
     expect(text).toContain('"$ref":"#/components/schemas/Task"')
     expect(text).toContain('"$ref":"#/components/schemas/NewTask"')
+    expect(text).toContain('"$ref":"#/components/schemas/TaskPatch"')
+    expect(text).toContain('"$ref":"#/components/schemas/DeletedTask"')
     expect(text).toContain('"$ref":"#/components/schemas/Error"')
   })
 

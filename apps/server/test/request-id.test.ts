@@ -75,7 +75,7 @@ describe('X-Request-Id', () => {
     ['400 from the router (bad percent-encoding)', '/tasks/%zz', auth, 400],
     ['414 from the router (a long path segment)', `/tasks/${'9'.repeat(101)}`, auth, 414],
   ])('is sent back on a %s', async (_, path, headers, status) => {
-    const method = status === 405 ? 'DELETE' : 'GET'
+    const method = status === 405 ? 'PUT' : 'GET'
     const response = await fetch(`${server.url}${path}`, {
       method,
       headers: { ...headers, 'x-request-id': `err-${status}` },

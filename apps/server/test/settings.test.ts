@@ -71,6 +71,7 @@ describe('loadSettings', () => {
       databaseUrl: DEFAULT_DATABASE_FILE,
       databasePoolSize: 10,
       databaseTimeoutMs: 5000,
+      databasePreparedStatements: 'auto',
       readyTimeoutMs: 1000,
       logLevel: 'info',
       corsOrigins: [],
@@ -80,6 +81,11 @@ describe('loadSettings', () => {
       groupCommit: true,
       maxSubscribers: 1000,
       maxStreams: 100,
+      maxStreamsPerClient: 16,
+      maxConnections: undefined,
+      drainTimeoutMs: 30_000,
+      allowedHosts: [],
+      trustProxy: [],
       storage: { kind: 'sqlite', filename: resolve(process.cwd(), DEFAULT_DATABASE_FILE) },
     })
   })
@@ -98,6 +104,11 @@ describe('loadSettings', () => {
         MAX_EVENT_LOOP_DELAY_MS: '0',
         GROUP_COMMIT: 'off',
         MAX_SUBSCRIBERS: '50',
+        MAX_STREAMS_PER_CLIENT: '4',
+        MAX_CONNECTIONS: '500',
+        DRAIN_TIMEOUT_MS: '5000',
+        ALLOWED_HOSTS: 'tasks.example.com, [::1]:3000,10.0.0.5',
+        TRUST_PROXY: '127.0.0.1,10.0.0.0/8, loopback',
       }),
     ).toMatchObject({
       port: 8080,
@@ -110,7 +121,50 @@ describe('loadSettings', () => {
       maxEventLoopDelayMs: 0,
       groupCommit: false,
       maxSubscribers: 50,
+      maxStreamsPerClient: 4,
+      maxConnections: 500,
+      drainTimeoutMs: 5000,
+      allowedHosts: ['tasks.example.com', '[::1]:3000', '10.0.0.5'],
+      trustProxy: ['127.0.0.1', '10.0.0.0/8', 'loopback'],
     })
+  })
+
+  it('takes TRUST_PROXY as a hop count, ALLOWED_HOSTS as *', () => {
+    expect(loadSettings({ TRUST_PROXY: '2', ALLOWED_HOSTS: '*' })).toMatchObject({
+      trustProxy: ['2'],
+      allowedHosts: ['*'],
+    })
+  })
+
+  it.each([
+    [
+      { TRUST_PROXY: 'proxy.example' },
+      'TRUST_PROXY entry "proxy.example" is not a hop count, an address, a CIDR range, loopback, linklocal or uniquelocal.',
+    ],
+    [
+      { TRUST_PROXY: '10.0.0.0/33' },
+      'TRUST_PROXY entry "10.0.0.0/33" is not a hop count, an address, a CIDR range, loopback, linklocal or uniquelocal.',
+    ],
+    [
+      { TRUST_PROXY: '1,127.0.0.1' },
+      'TRUST_PROXY is either a hop count alone or a list of addresses.',
+    ],
+    [
+      { ALLOWED_HOSTS: 'https://tasks.example.com' },
+      'ALLOWED_HOSTS entry "https://tasks.example.com" is not a host name such as tasks.example.com, or *.',
+    ],
+    [{ MAX_CONNECTIONS: '0' }, 'MAX_CONNECTIONS "0" is not a whole number of at least 1.'],
+    [{ DRAIN_TIMEOUT_MS: '0' }, 'DRAIN_TIMEOUT_MS "0" is not a whole number of at least 1.'],
+    [
+      { MAX_STREAMS_PER_CLIENT: '0' },
+      'MAX_STREAMS_PER_CLIENT "0" is not a whole number of at least 1.',
+    ],
+  ])('refuses %j, saying what is expected', (env, message) => {
+    expect(refusal(env)).toBe(message)
+  })
+
+  it.each(['-v', '-V', '--version'])('reads %s as --version', (flag) => {
+    expect(parseCommandLine([flag], {})).toEqual({ command: 'version' })
   })
 
   it('lets --flags take precedence over the environment', () => {
@@ -223,6 +277,7 @@ describe('DATABASE_POOL_SIZE', () => {
       url: POSTGRES,
       poolSize: 25,
       timeoutMs: 5000,
+      preparedStatements: 'auto',
     })
     expect(loadSettings(env, ['--database-pool-size', '3']).storage).toMatchObject({ poolSize: 3 })
   })
@@ -269,6 +324,81 @@ describe('DATABASE_TIMEOUT_MS', () => {
     expect(settings.storage).toEqual({ kind: 'sqlite', filename: '/tmp/x.db' })
     expect(settings.databasePoolSize).toBe(10)
     expect(loadSettings({}, ['--database-pool-size', 'abc']).storage.kind).toBe('sqlite')
+  })
+})
+
+describe('DATABASE_DIRECT_URL', () => {
+  it('is unset by default, and passed to PostgreSQL storage when set, by variable or flag', () => {
+    expect(loadSettings({ DATABASE_URL: POSTGRES }).storage).not.toHaveProperty(
+      'directUrl',
+      expect.anything(),
+    )
+    const direct = 'postgres://tasklane@db-primary:5432/tasks'
+    expect(
+      loadSettings({ DATABASE_URL: POSTGRES, DATABASE_DIRECT_URL: direct }).storage,
+    ).toMatchObject({ kind: 'postgres', url: POSTGRES, directUrl: direct })
+    expect(
+      loadSettings({ DATABASE_URL: POSTGRES }, ['--database-direct-url', direct]).storage,
+    ).toMatchObject({ directUrl: direct })
+  })
+
+  it('refuses anything but a PostgreSQL URL, without repeating its password', () => {
+    expect(
+      refusal({ DATABASE_URL: POSTGRES, DATABASE_DIRECT_URL: 'mysql://app:pw@db/tasks' }),
+    ).toBe(
+      'DATABASE_DIRECT_URL "mysql://app:***@db/tasks" is not a postgres:// or postgresql:// URL.',
+    )
+  })
+
+  it('is ignored with SQLite, even when it is not a URL', () => {
+    const settings = loadSettings({ DATABASE_URL: 'sqlite:/tmp/x.db', DATABASE_DIRECT_URL: 'x' })
+    expect(settings.storage).toEqual({ kind: 'sqlite', filename: '/tmp/x.db' })
+  })
+
+  it('is shown without its password', () => {
+    const shown = printable(
+      loadSettings({
+        DATABASE_URL: POSTGRES,
+        DATABASE_DIRECT_URL: 'postgres://app:hunter2@db-primary/tasks',
+      }),
+    )
+    expect(shown.databaseDirectUrl).toBe('postgres://app:***@db-primary/tasks')
+  })
+})
+
+describe('DATABASE_PREPARED_STATEMENTS', () => {
+  it('is auto by default; on and off are passed to PostgreSQL storage', () => {
+    expect(loadSettings({ DATABASE_URL: POSTGRES }).storage).toMatchObject({
+      preparedStatements: 'auto',
+    })
+    for (const value of ['on', 'off'] as const) {
+      expect(
+        loadSettings({ DATABASE_URL: POSTGRES, DATABASE_PREPARED_STATEMENTS: value }).storage,
+      ).toMatchObject({ preparedStatements: value })
+    }
+    expect(
+      loadSettings({ DATABASE_URL: POSTGRES }, ['--database-prepared-statements', 'off']).storage,
+    ).toMatchObject({ preparedStatements: 'off' })
+  })
+
+  it('refuses anything else, listing the values', () => {
+    expect(refusal({ DATABASE_URL: POSTGRES, DATABASE_PREPARED_STATEMENTS: 'yes' })).toBe(
+      'DATABASE_PREPARED_STATEMENTS "yes" is not one of auto, on, off.',
+    )
+  })
+
+  it('is ignored with SQLite', () => {
+    const settings = loadSettings({ DATABASE_PREPARED_STATEMENTS: 'maybe' })
+    expect(settings.storage.kind).toBe('sqlite')
+    expect(settings.databasePreparedStatements).toBe('auto')
+  })
+
+  it('says in --help what each value is for, and that auto is the default', () => {
+    const line = helpText()
+      .split('\n')
+      .find((row) => row.trimStart().startsWith('--database-prepared-statements '))
+    expect(line).toMatch(/transaction-mode pooler/)
+    expect(line).toMatch(/ Default: auto\.$/)
   })
 })
 
@@ -338,7 +468,22 @@ describe('helpText', () => {
       expect(line).toMatch(/ Default: .+\.$/)
     }
     expect(help).toContain('-h, --help')
-    expect(help).toContain('-v, --version')
+    expect(help).toContain('-v, -V, --version')
+  })
+
+  it('says which routes stay public when API_TOKEN is set', () => {
+    const line = helpText()
+      .split('\n')
+      .find((row) => row.includes('API_TOKEN'))
+    for (const open of ['/ and /assets/*', '/health/*', '/openapi.json', '/docs', 'OPTIONS']) {
+      expect(line).toContain(open)
+    }
+  })
+
+  it('says how the default of MAX_CONNECTIONS is worked out', () => {
+    expect(helpText()).toMatch(
+      /--max-connections .* Default: the open-file limit \(ulimit -n\) less 64, and less DATABASE_POOL_SIZE \+ 1 on PostgreSQL\.$/m,
+    )
   })
 
   it('shows defaults as they are typed: on/off, (none), numbers', () => {
@@ -351,6 +496,11 @@ describe('helpText', () => {
 })
 
 describe('printable', () => {
+  it('shows an SQLite database as its absolute path', () => {
+    const shown = printable(loadSettings({ DATABASE_URL: 'sqlite:./data/t.db', INIT_CWD: CWD }))
+    expect(shown.databaseUrl).toBe('/srv/tasklane/data/t.db')
+  })
+
   it('masks the API token and the password of a database URL', () => {
     const shown = printable(
       loadSettings({ API_TOKEN: 'tl_secret', DATABASE_URL: 'postgres://app:hunter2@db/tasks' }),

@@ -2,7 +2,16 @@ import { MAX_TASK_ID, type Task } from '@tasklane/contract'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openConnection } from '../src/storage/sqlite/connection.js'
-import { createTask, get, postJson, postRaw } from './support/http.js'
+import {
+  aTask,
+  createTask,
+  deleteRaw,
+  get,
+  patchRaw,
+  postJson,
+  postRaw,
+  seqOf,
+} from './support/http.js'
 import { startServer, type TestServer } from './support/server.js'
 import { createTestDatabase, onPostgres, type TestDatabase } from './support/test-database.js'
 
@@ -58,19 +67,38 @@ describe.runIf(onPostgres)('PostgreSQL storage', () => {
     expect(rows).toEqual([{ data_type: 'bigint', is_identity: 'YES', generation: 'ALWAYS' }])
   })
 
-  it('reads bigint ids as JS numbers, not strings', async () => {
+  it('reads bigint ids, versions, times and seqs as JS numbers, not strings', async () => {
     const task = await createTask(server, { name: 'int8' })
-    expect(await server.storage.findTask(task.id)).toEqual({ id: task.id, name: 'int8' })
-    const [listed] = await server.storage.listTasks({ after: task.id - 1 }, 1)
-    expect(typeof listed?.id).toBe('number')
+    const found = await server.storage.findTask(task.id)
+    expect(found).toEqual({ value: task, seq: expect.any(Number) })
+    const { value: listed, seq } = await server.storage.listTasks({ after: task.id - 1 }, 1)
+    expect(listed).toEqual([task])
+    expect(typeof listed[0]?.id).toBe('number')
+    expect(typeof listed[0]?.version).toBe('number')
+    expect(typeof seq).toBe('number')
+    expect(typeof (await server.storage.newestSeq())).toBe('number')
     const response = await get(server, `/tasks/${task.id}`)
-    expect(await response.text()).toBe(`{"id":${task.id},"name":"int8"}`)
+    expect(await response.text()).toBe(
+      `{"id":${task.id},"name":"int8","status":"open","version":1,"createdAt":"${task.createdAt}","updatedAt":"${task.updatedAt}"}`,
+    )
   })
 
   it('would itself refuse U+0000, so the 400 is what keeps it away', async () => {
     await expect(
       server.testDatabase.use((db) =>
-        db.insertInto('tasks').values({ name: 'a\u0000b', tag: null }).execute(),
+        db
+          .insertInto('tasks')
+          .values({
+            name: 'a\u0000b',
+            tag: null,
+            status: 'open',
+            version: 1,
+            created_at: 0,
+            updated_at: 0,
+            seq: 1_000_000,
+            prev_seq: 0,
+          })
+          .execute(),
       ),
     ).rejects.toThrow()
     const before = await countTasks()
@@ -81,15 +109,58 @@ describe.runIf(onPostgres)('PostgreSQL storage', () => {
 })
 
 describe('storage', () => {
-  it('stores a task without a tag with a NULL tag', async () => {
-    const task = await createTask(server, { name: 'null tag' })
-    const row = await server.testDatabase.use((db) =>
-      db.selectFrom('tasks').selectAll().where('id', '=', task.id).executeTakeFirst(),
+  const rowOf = (id: number) =>
+    server.testDatabase.use((db) =>
+      db.selectFrom('tasks').selectAll().where('id', '=', id).executeTakeFirst(),
     )
-    expect(row).toEqual({ id: task.id, name: 'null tag', tag: null })
+
+  it('stores a task without a tag with a NULL tag, its times in ms and the seq of its create', async () => {
+    const response = await postJson(server, { name: 'null tag' })
+    const task = (await response.json()) as Task
+    const created = Date.parse(task.createdAt)
+    expect(await rowOf(task.id)).toEqual({
+      id: task.id,
+      name: 'null tag',
+      tag: null,
+      status: 'open',
+      version: 1,
+      created_at: created,
+      updated_at: created,
+      seq: seqOf(response),
+      prev_seq: 0,
+      prev_tag: null,
+      prev_status: null,
+    })
   })
 
-  it('never reuses the id of a deleted task', async () => {
+  it('keeps a deleted task as a tombstone: its id, version and seq, no name, no tag', async () => {
+    const task = await createTask(server, { name: 'to delete', tag: 'gone' })
+    const patched = await patchRaw(server, task.id, { status: 'done' })
+    const changed = (await patched.json()) as Task
+    const deleted = await deleteRaw(server, task.id)
+    expect(deleted.status).toBe(204)
+    expect(await rowOf(task.id)).toEqual({
+      id: task.id,
+      name: '',
+      tag: null,
+      status: 'deleted',
+      version: 2,
+      created_at: Date.parse(task.createdAt),
+      updated_at: expect.any(Number),
+      seq: seqOf(deleted),
+      prev_seq: seqOf(patched),
+      prev_tag: 'gone',
+      prev_status: 'done',
+    })
+    expect(Date.parse(changed.updatedAt)).toBeLessThanOrEqual(
+      (await rowOf(task.id))?.updated_at as number,
+    )
+    const next = await createTask(server, { name: 'after the API delete' })
+    expect(next.id).toBeGreaterThan(task.id)
+    expect((await get(server, `/tasks/${task.id}`)).status).toBe(404)
+  })
+
+  it('never reuses the id of a row removed from the table', async () => {
     const first = await createTask(server, { name: 'to delete' })
     await server.testDatabase.use((db) =>
       db.deleteFrom('tasks').where('id', '=', first.id).execute(),
@@ -119,9 +190,8 @@ describe('restart', () => {
 
     const second = await startServer({ testDatabase })
     try {
-      expect(await (await get(second, '/tasks')).json()).toEqual([
-        { id: task.id, name: 'survives 🚀', tag: '日本' },
-      ])
+      expect(task).toEqual(aTask({ name: 'survives 🚀', tag: '日本' }))
+      expect(await (await get(second, '/tasks')).json()).toEqual([task])
       const next = await postJson(second, { name: 'second run' })
       expect(next.status).toBe(201)
       const created = (await next.json()) as Task

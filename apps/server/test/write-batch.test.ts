@@ -1,67 +1,53 @@
 import type { Task } from '@tasklane/contract'
-import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openStorage, type Storage, type TaskWrite } from '../src/storage/index.js'
-import { postgresStatements } from '../src/storage/postgres/batch.js'
-import { type BatchStatements, writeBatch } from '../src/storage/write-batch.js'
-import {
-  backend,
-  createTestDatabase,
-  onPostgres,
-  type TestDatabase,
-} from './support/test-database.js'
+import type { Storage, TaskWrite, WriteOutcome } from '../src/storage/index.js'
+import { type OpenedStorage, storages } from './support/storages.js'
 
-// The write algorithm (storage/write-batch.ts) through the Storage port of each backend:
-// SQLite's writer thread, PostgreSQL, and `:memory:` SQLite, which runs it on the main
-// thread. Keys expire after a day here as in the server; the clock is the test's.
+// The write algorithm (writeBatch, storage/write-plan.ts) through the Storage port of each
+// backend: creates, changes and deletes, If-Match, and writes that see those before them in
+// their batch. Keys and replays: write-batch-keys.test.ts. The clock is the test's.
 const DAY = 24 * 60 * 60 * 1000
 const T0 = Date.parse('2030-01-01T00:00:00Z')
+const at = (ms: number) => new Date(ms).toISOString()
 
-interface Opened {
-  readonly storage: Storage
-  close(): Promise<void>
-}
+const create = (name: string, tag?: string): TaskWrite => ({
+  kind: 'create',
+  name,
+  tag,
+  fingerprint: '',
+})
+const update = (id: number, patch: object, ifMatch?: '*' | number[]): TaskWrite => ({
+  kind: 'update',
+  id,
+  patch,
+  ifMatch,
+  fingerprint: '',
+})
+const remove = (id: number, ifMatch?: '*' | number[]): TaskWrite => ({
+  kind: 'delete',
+  id,
+  ifMatch,
+  fingerprint: '',
+})
 
-const storages: [string, () => Promise<Opened>][] =
-  backend === 'postgres'
-    ? [['PostgreSQL', () => openTestStorage()]]
-    : [
-        ['an SQLite file (writer thread)', () => openTestStorage()],
-        [
-          'SQLite :memory: (main thread)',
-          async () => {
-            const storage = await openStorage({ kind: 'sqlite', filename: ':memory:' })
-            return { storage, close: () => storage.close() }
-          },
-        ],
-      ]
+/** A written outcome, for `toEqual`. */
+const written = (task: Task | undefined, seq: number, changed = true): WriteOutcome => ({
+  result: 'written',
+  task,
+  seq,
+  replayed: false,
+  changed,
+})
 
-async function openTestStorage(): Promise<Opened> {
-  const testDatabase: TestDatabase = await createTestDatabase()
-  const storage = await openStorage(testDatabase.config)
-  return {
-    storage,
-    async close() {
-      await storage.close()
-      await testDatabase.drop()
-    },
-  }
-}
-
-describe.each(storages)('storage.writeTasks on %s', (_, open) => {
-  let opened: Opened
+describe.each(storages)('storage.write on %s', (_, open) => {
+  let opened: OpenedStorage
   let storage: Storage
-  let keyCount = 0
-  /** A key no other test uses. */
-  const freshKey = () => `key-${++keyCount}`
-  const keyed = (name: string, key: string, fingerprint = `fp:${name}`): TaskWrite => ({
-    name,
-    key,
-    fingerprint,
-  })
-  /** A batch written at `now`, keys from the day before `now` still valid. */
-  const write = (items: TaskWrite[], now = T0) => storage.writeTasks(items, now, now - DAY)
-  const all = () => storage.listTasks({}, 100_000)
+  /** A batch written at `now`, keys from the day before still valid. */
+  const write = (items: TaskWrite[], now = T0) => storage.write(items, now, now - DAY)
+  const taskOf = (outcome: WriteOutcome | undefined) => (outcome as { task: Task }).task as Task
+  /** Creates one task at `now` and returns it. */
+  const createOne = async (name: string, tag?: string, now = T0) =>
+    taskOf((await write([create(name, tag)], now))[0])
 
   beforeAll(async () => {
     opened = await open()
@@ -72,172 +58,182 @@ describe.each(storages)('storage.writeTasks on %s', (_, open) => {
     await opened?.close()
   })
 
-  it('creates each item without a key, ids ascending in the order of the batch', async () => {
-    const outcomes = await write([
-      { name: 'tagged', tag: 'r', fingerprint: '' },
-      { name: 'untagged', fingerprint: '' },
-    ])
-    const first = (outcomes[0] as { task: Task }).task
+  it('creates each write, ids ascending and seqs consecutive in the order of the batch', async () => {
+    const base = await storage.newestSeq()
+    const outcomes = await write([create('tagged', 'r'), create('untagged'), create('third')])
+    const first = taskOf(outcomes[0]).id
+    const fields = { status: 'open', version: 1, createdAt: at(T0), updatedAt: at(T0) } as const
     expect(outcomes).toEqual([
-      { task: { id: first.id, name: 'tagged', tag: 'r' }, replayed: false },
-      { task: { id: first.id + 1, name: 'untagged' }, replayed: false },
+      written({ id: first, name: 'tagged', tag: 'r', ...fields }, base + 1),
+      written({ id: first + 1, name: 'untagged', ...fields }, base + 2),
+      written({ id: first + 2, name: 'third', ...fields }, base + 3),
     ])
-    expect(await storage.findTask(first.id + 1)).toEqual({ id: first.id + 1, name: 'untagged' })
+    expect(await storage.newestSeq()).toBe(base + 3)
+    expect(await storage.findTask(first + 1)).toEqual({ value: taskOf(outcomes[1]), seq: base + 3 })
+  })
+
+  it('creates a task done when its write says so', async () => {
+    const [outcome] = await write([{ ...create('done already'), status: 'done' } as TaskWrite])
+    expect(taskOf(outcome)).toEqual({
+      id: expect.any(Number),
+      name: 'done already',
+      status: 'done',
+      version: 1,
+      createdAt: at(T0),
+      updatedAt: at(T0),
+    })
   })
 
   it('pairs every id of a large batch with its own task', async () => {
     const items = Array.from({ length: 500 }, (_, i) =>
-      i % 2 === 0
-        ? { name: `pair ${i}`, fingerprint: '' }
-        : { name: `pair ${i}`, tag: `t${i % 5}`, fingerprint: '' },
+      i % 2 === 0 ? create(`pair ${i}`) : create(`pair ${i}`, `t${i % 5}`),
     )
-    const outcomes = await write(items)
-    const tasks = outcomes.map((outcome) => (outcome as { task: Task }).task)
-    expect(tasks.map(({ id: _, ...task }) => task)).toEqual(
-      items.map(({ fingerprint: _, ...task }) => task),
+    const tasks = (await write(items)).map(taskOf)
+    expect(tasks.map((task) => [task.name, task.tag])).toEqual(
+      items.map((item) => [(item as { name: string }).name, (item as { tag?: string }).tag]),
     )
     const ids = tasks.map((task) => task.id)
     expect(ids).toEqual(ids.map((_, i) => (ids[0] as number) + i))
     for (const task of [tasks[0], tasks[137], tasks[499]] as Task[]) {
-      expect(await storage.findTask(task.id)).toEqual(task)
+      expect((await storage.findTask(task.id)).value).toEqual(task)
     }
     const listed = await storage.listTasks({ after: (ids[0] as number) - 1 }, 500)
-    expect(listed).toEqual(tasks)
+    expect(listed.value).toEqual(tasks)
   })
 
-  it('replays a key that comes twice in one batch with the same body, creating one task', async () => {
-    const key = freshKey()
-    const before = (await all()).length
-    const [first, second] = await write([keyed('twice', key), keyed('twice', key)])
-    expect(first).toEqual({ task: { id: expect.any(Number), name: 'twice' }, replayed: false })
-    expect(second).toEqual({ task: (first as { task: Task }).task, replayed: true })
-    expect((await all()).length).toBe(before + 1)
-  })
-
-  it('answers conflict to a key that comes twice in one batch with another body', async () => {
-    const key = freshKey()
-    const before = (await all()).length
-    const outcomes = await write([
-      keyed('first body', key),
-      keyed('other body', key),
-      keyed('first body', key),
-    ])
-    const task = (outcomes[0] as { task: Task }).task
-    expect(outcomes).toEqual([
-      { task: { id: task.id, name: 'first body' }, replayed: false },
-      'conflict',
-      { task, replayed: true },
-    ])
-    expect((await all()).length).toBe(before + 1)
-  })
-
-  it('replays keys stored by an earlier batch, and answers conflict to another body', async () => {
-    const [stored, other] = [freshKey(), freshKey()]
-    const [original] = await write([keyed('kept', stored)])
-    const task = (original as { task: Task }).task
-    const before = (await all()).length
+  it('changes a task: the patched fields, one version more, updatedAt now, a new seq', async () => {
+    const task = await createOne('to change', 'old')
+    const later = T0 + 60_000
+    const base = await storage.newestSeq()
     const outcomes = await write(
       [
-        keyed('kept', stored),
-        keyed('new', other),
-        keyed('changed', stored),
-        { name: 'no key', fingerprint: '' },
+        update(task.id, { name: 'renamed' }),
+        update(task.id, { status: 'done', tag: null }),
+        update(task.id, { tag: 'new' }),
       ],
-      T0 + DAY - 1,
+      later,
     )
+    const changed = { ...task, updatedAt: at(later) }
     expect(outcomes).toEqual([
-      { task, replayed: true },
-      { task: { id: expect.any(Number), name: 'new' }, replayed: false },
-      'conflict',
-      { task: { id: expect.any(Number), name: 'no key' }, replayed: false },
+      written({ ...changed, name: 'renamed', version: 2 }, base + 1),
+      written(
+        { id: task.id, name: 'renamed', status: 'done', version: 3, ...times(task, later) },
+        base + 2,
+      ),
+      written({ ...changed, name: 'renamed', status: 'done', tag: 'new', version: 4 }, base + 3),
     ])
-    expect((await all()).length).toBe(before + 2)
+    expect((await storage.findTask(task.id)).value).toEqual(taskOf(outcomes[2]))
+    // The feed reads one change for the task: its latest.
+    const changes = await storage.changesAfter(base, 10)
+    expect(changes).toEqual([
+      {
+        seq: base + 3,
+        id: task.id,
+        version: 4,
+        task: taskOf(outcomes[2]),
+        prevSeq: base + 2,
+        prev: { tag: undefined, status: 'done' },
+      },
+    ])
   })
 
-  it('lets a create take over an expired key; the key then replays the new task', async () => {
-    const key = freshKey()
-    const [old] = await write([keyed('yesterday', key)])
-    // A day and a millisecond later the key has expired: even another body creates.
-    const later = T0 + DAY + 1
-    const [taken] = await write([keyed('today', key)], later)
-    expect(taken).toEqual({ task: { id: expect.any(Number), name: 'today' }, replayed: false })
-    const task = (taken as { task: Task }).task
-    expect(task.id).toBeGreaterThan((old as { task: Task }).task.id)
-    expect(await write([keyed('today', key), keyed('yesterday', key)], later + 1)).toEqual([
-      { task, replayed: true },
-      'conflict',
-    ])
+  it('answers a patch equal to the task with the task as it is, its latest seq, and no change', async () => {
+    const task = await createOne('same', 't')
+    const seq = await storage.newestSeq()
+    await createOne('another task since')
+    const [outcome] = await write([update(task.id, { name: 'same', tag: 't', status: 'open' })])
+    expect(outcome).toEqual(written(task, seq, false))
+    expect(await storage.changesAfter(seq, 10)).toHaveLength(1)
   })
 
-  it('inserts nothing for a batch of replays: the next id is the next one', async () => {
-    const key = freshKey()
-    const [created] = await write([keyed('once', key)])
-    expect(await write([keyed('once', key), keyed('once', key)])).toEqual([
-      { ...(created as object), replayed: true },
-      { ...(created as object), replayed: true },
+  it('deletes a task: no task answered, a new seq, gone from reads, a tombstone in the feed', async () => {
+    const task = await createOne('to delete', 'x')
+    const base = await storage.newestSeq()
+    const [deleted] = await write([remove(task.id)], T0 + 1)
+    expect(deleted).toEqual(written(undefined, base + 1))
+    expect((await storage.findTask(task.id)).value).toBeUndefined()
+    expect((await storage.listTasks({ after: task.id - 1 }, 10)).value).toEqual([])
+    expect(await storage.changesAfter(base, 10)).toEqual([
+      {
+        seq: base + 1,
+        id: task.id,
+        version: 1,
+        task: undefined,
+        prevSeq: base,
+        prev: { tag: 'x', status: 'open' },
+      },
     ])
-    const [next] = await write([{ name: 'next', fingerprint: '' }])
-    expect((next as { task: Task }).task.id).toBe((created as { task: Task }).task.id + 1)
+    // Deleted is final: every later write of it is not found.
+    expect(await write([remove(task.id), update(task.id, { name: 'back' })])).toEqual([
+      { result: 'not-found' },
+      { result: 'not-found' },
+    ])
+    expect(await storage.newestSeq()).toBe(base + 1)
   })
 
-  it('lists what it wrote, in ascending id order', async () => {
-    const tasks = await all()
+  it('answers not-found for an id no task ever had, changing nothing', async () => {
+    const base = await storage.newestSeq()
+    expect(await write([update(9_000_000, { name: 'x' }), remove(9_000_000)])).toEqual([
+      { result: 'not-found' },
+      { result: 'not-found' },
+    ])
+    expect(await storage.newestSeq()).toBe(base)
+  })
+
+  it('checks If-Match against the current version: * or a listed version passes, another fails with the version', async () => {
+    const task = await createOne('guarded')
+    const base = await storage.newestSeq()
+    const outcomes = await write([
+      update(task.id, { name: 'v2' }, '*'),
+      update(task.id, { name: 'v3' }, [1, 2]),
+      update(task.id, { name: 'never' }, [1, 2]),
+      remove(task.id, [2]),
+      remove(task.id, [3]),
+    ])
+    expect(outcomes.map((outcome) => outcome.result)).toEqual([
+      'written',
+      'written',
+      'precondition-failed',
+      'precondition-failed',
+      'written',
+    ])
+    expect(outcomes[2]).toEqual({ result: 'precondition-failed', version: 3 })
+    expect(outcomes[3]).toEqual({ result: 'precondition-failed', version: 3 })
+    expect(outcomes[4]).toEqual(written(undefined, base + 3))
+    // A refused write changes nothing and takes no seq.
+    expect(await storage.newestSeq()).toBe(base + 3)
+  })
+
+  it('lets the writes of one batch see those before them, alongside creates', async () => {
+    const [a, b] = [await createOne('a'), await createOne('b')]
+    const base = await storage.newestSeq()
+    const outcomes = await write([
+      update(a.id, { status: 'done' }),
+      create('c'),
+      remove(b.id, [1]),
+      update(a.id, { status: 'open' }, [2]),
+      update(b.id, { name: 'b again' }),
+      create('d'),
+    ])
+    expect(
+      outcomes.map((outcome) => (outcome.result === 'written' ? outcome.seq : outcome)),
+    ).toEqual([base + 1, base + 2, base + 3, base + 4, { result: 'not-found' }, base + 5])
+    expect(taskOf(outcomes[3])).toEqual({ ...a, version: 3 })
+    const listed = (await storage.listTasks({ after: a.id - 1 }, 10)).value
+    expect(listed.map((task) => task.name)).toEqual(['a', 'c', 'd'])
+    expect(listed[0]).toEqual(taskOf(outcomes[3]))
+  })
+
+  it('lists what it wrote in ascending id order, deleted tasks left out', async () => {
+    const { value: tasks } = await storage.listTasks({}, 100_000)
     const ids = tasks.map((task) => task.id)
     expect(ids).toEqual([...new Set(ids)].sort((a, b) => a - b))
-    expect(tasks.filter((task) => task.name === 'twice')).toHaveLength(1)
-  })
-
-  it('purges the keys created before a time, and only those', async () => {
-    const key = freshKey()
-    await write([keyed('recent', key)], T0 + 10 * DAY)
-    const purged = await storage.purgeIdempotencyKeys(T0 + 10 * DAY)
-    expect(purged).toBeGreaterThan(0)
-    expect(await storage.purgeIdempotencyKeys(T0 + 10 * DAY)).toBe(0)
-    const [replay] = await write([keyed('recent', key)], T0 + 10 * DAY)
-    expect(replay).toMatchObject({ replayed: true })
+    expect(tasks.map((task) => task.name)).not.toContain('to delete')
+    expect(await storage.countTasks()).toBe(tasks.length)
   })
 })
 
-// PostgreSQL looks a batch's keys up without a lock, then writes in one statement that
-// takes the lock and checks them again; SQLite does both inside its write transaction.
-describe.runIf(onPostgres)('a key stored by another instance between look-up and write', () => {
-  it('starts the batch over, which then replays the other instance’s task', async () => {
-    const testDatabase = await createTestDatabase()
-    const mine = await openStorage(testDatabase.config)
-    const other = await openStorage(testDatabase.config)
-    const pool = new pg.Pool({
-      connectionString: (testDatabase.config as { url: string }).url,
-      max: 2,
-    })
-    try {
-      const real = postgresStatements(pool, 'tasklane_test_race', 1)
-      let lookups = 0
-      let writes = 0
-      const statements: BatchStatements = {
-        async findKeys(keys, notBefore) {
-          lookups++
-          const found = await real.findKeys(keys, notBefore)
-          // The other instance commits the same key right after the first look-up.
-          if (lookups === 1) await other.writeTasks([keyed('raced')], T0, T0 - DAY)
-          return found
-        },
-        async insertTasks(tasks, createdAt, notBefore) {
-          writes++
-          return real.insertTasks(tasks, createdAt, notBefore)
-        },
-      }
-      const [outcome] = await writeBatch(statements, [keyed('raced')], T0, T0 - DAY)
-      const [theirs] = await other.writeTasks([keyed('raced')], T0, T0 - DAY)
-      expect([lookups, writes]).toEqual([2, 1])
-      expect(outcome).toEqual({ ...(theirs as object), replayed: true })
-      expect((await mine.listTasks({}, 10)).map((task) => task.name)).toEqual(['raced'])
-    } finally {
-      await pool.end()
-      await mine.close()
-      await other.close()
-      await testDatabase.drop()
-    }
-  })
-
-  const keyed = (name: string): TaskWrite => ({ name, key: 'raced-key', fingerprint: `fp:${name}` })
-})
+/** A task's timestamps after a change at `now`. */
+function times(task: Task, now: number) {
+  return { createdAt: task.createdAt, updatedAt: at(now) }
+}

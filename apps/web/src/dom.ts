@@ -17,8 +17,12 @@ export const ui = {
   tasksHeading: byId('tasks-heading', HTMLHeadingElement),
   filterForm: byId('filter-form', HTMLFormElement),
   filterTag: byId('filter-tag', HTMLInputElement),
+  /** The status filter's radio buttons (All, Open, Done), in that order. */
+  statuses: [...document.querySelectorAll<HTMLInputElement>('#filter-form input[name="status"]')],
   filterClear: byId('filter-clear', HTMLButtonElement),
   listState: byId('list-state', HTMLParagraphElement),
+  connection: byId('connection', HTMLParagraphElement),
+  listNotice: byId('list-notice', HTMLParagraphElement),
   list: byId('task-list', HTMLOListElement),
   newest: byId('page-newest', HTMLButtonElement),
   previous: byId('page-previous', HTMLButtonElement),

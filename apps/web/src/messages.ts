@@ -9,3 +9,9 @@ export function messageOf(error: unknown): string {
   if (isTasklaneError(error)) return `The server could not be reached (${error.name}). Try again.`
   return 'Something went wrong. Reload the page and try again.'
 }
+
+/** Why the live list is not connected, for the line that says it is retrying. */
+export function connectionProblem(error: unknown): string {
+  const why = isApiError(error) ? error.message : 'The server cannot be reached.'
+  return `Live updates paused: ${why} Retrying…`
+}

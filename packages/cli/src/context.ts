@@ -16,6 +16,8 @@ export interface Context {
   readonly client: TasklaneClient
   /** The options that client was made with, for a command that needs its own. */
   readonly clientOptions: ClientOptions
+  /** Standard input: `import -` reads it. */
+  readonly stdin: NodeJS.ReadableStream
   readonly stdout: Output
   readonly stderr: Output
   /** Aborts on the first SIGINT or SIGTERM. */

@@ -23,6 +23,10 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 process.exitCode = await run({
   argv: process.argv.slice(2),
   env: { TASKLANE_URL: process.env.TASKLANE_URL, TASKLANE_TOKEN: process.env.TASKLANE_TOKEN },
+  // Read on first use only: only `import -` reads standard input.
+  get stdin() {
+    return process.stdin
+  },
   stdout: process.stdout,
   stderr: process.stderr,
   signal: controller.signal,

@@ -40,7 +40,7 @@ export function startProgress(
     const share = fraction === undefined ? '' : ` · ${Math.floor(fraction() * 100)}%`
     // \r and "erase line": the line is rewritten where it stands.
     stderr.write(
-      `\r\x1b[2K${verb} ${numbers.format(count)} tasks · ${numbers.format(rate)}/s${share}`,
+      `\r\x1b[2K${verb} ${numbers.format(count)} ${count === 1 ? 'task' : 'tasks'} · ${numbers.format(rate)}/s${share}`,
     )
   }
   const timer = setInterval(draw, INTERVAL_MS)

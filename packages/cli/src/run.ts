@@ -1,45 +1,37 @@
 import { type ClientOptions, createClient, isTasklaneError } from '@tasklane/client'
-import { type Invocation, parseCommandLine } from './command-line.js'
-import { add } from './commands/add.js'
-import { exportTasks } from './commands/export.js'
-import { get } from './commands/get.js'
-import { importTasks } from './commands/import.js'
-import { list } from './commands/list.js'
-import { watch } from './commands/watch.js'
-import type { CommandName } from './commands.js'
+import type { Command } from './command-line/define-command.js'
+import { commandHelp, mainHelp } from './command-line/help.js'
+import { type Invocation, parseCommandLine } from './command-line/parse-command-line.js'
+import { COMMANDS } from './commands/index.js'
 import { type Context, interruptedStatus, type Output } from './context.js'
 import { describeError } from './describe-error.js'
-import { commandHelp, mainHelp } from './help.js'
+import { escapeControls } from './format/terminal-text.js'
 import { UsageError } from './usage-error.js'
 
 /** Where the server is when neither --url nor TASKLANE_URL says. */
 export const DEFAULT_URL = 'http://127.0.0.1:3000'
 
-/** Everything the CLI takes from its process, read once by main.ts. */
+/**
+ * Everything the CLI takes from its process, read once by main.ts; a test gives its own
+ * (streams that collect the output, a `fetch`, other commands).
+ */
 export interface Environment {
   readonly argv: readonly string[]
   /** TASKLANE_URL and TASKLANE_TOKEN. */
   readonly env: { readonly TASKLANE_URL?: string; readonly TASKLANE_TOKEN?: string }
+  readonly stdin: NodeJS.ReadableStream
   readonly stdout: Output
   readonly stderr: Output
   readonly signal: AbortSignal
   readonly version: string
+  /** The client's fetch; default Node's own (and for `import`, one on node:http). */
+  readonly fetch?: typeof globalThis.fetch
+  /** The commands to run; default every command of `tasklane`. */
+  readonly commands?: readonly Command[]
 }
 
-type Command = (
-  context: Context,
-  args: readonly string[],
-  options: Record<string, string | boolean | undefined>,
-) => Promise<number>
-
-const RUN: Record<CommandName, Command> = {
-  add,
-  list,
-  get,
-  watch,
-  export: exportTasks,
-  import: importTasks,
-}
+/** What a header value may not hold (RFC 9110: visible ASCII, spaces and tabs only). */
+const NOT_HEADER_TEXT = /[^\t\x20-\x7e]/
 
 /** The client's options: --url, else TASKLANE_URL, else the default; TASKLANE_TOKEN. */
 function clientOptions(url: string | undefined, environment: Environment): ClientOptions {
@@ -50,10 +42,18 @@ function clientOptions(url: string | undefined, environment: Environment): Clien
   } catch {}
   if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
     const from = url === undefined ? 'TASKLANE_URL' : '--url'
-    throw new UsageError(`${from} must be an http:// or https:// URL, got '${baseUrl}'`)
+    throw new UsageError(`${from} must be an http:// or https:// URL, got '${baseUrl}'.`)
   }
+  const { fetch } = environment
   const token = environment.env.TASKLANE_TOKEN
-  return { baseUrl, ...(token ? { token } : {}) }
+  // The client would refuse it too, but naming its "authorization" header, not the variable.
+  const bad = token?.search(NOT_HEADER_TEXT) ?? -1
+  if (bad !== -1) {
+    throw new UsageError(
+      `TASKLANE_TOKEN must be printable ASCII: it has a line break, control or non-ASCII character at index ${bad}.`,
+    )
+  }
+  return { baseUrl, ...(token ? { token } : {}), ...(fetch ? { fetch } : {}) }
 }
 
 async function execute(invocation: Invocation, environment: Environment): Promise<number> {
@@ -63,18 +63,22 @@ async function execute(invocation: Invocation, environment: Environment): Promis
     return 0
   }
   if (invocation.kind === 'help') {
-    stdout.write(invocation.command === undefined ? mainHelp() : commandHelp(invocation.command))
+    const { command } = invocation
+    stdout.write(
+      command === undefined ? mainHelp(environment.commands ?? COMMANDS) : commandHelp(command),
+    )
     return 0
   }
   const options = clientOptions(invocation.url, environment)
   const context: Context = {
     client: createClient(options),
     clientOptions: options,
+    stdin: environment.stdin,
     stdout,
     stderr: environment.stderr,
     signal: environment.signal,
   }
-  return RUN[invocation.command](context, invocation.args, invocation.options)
+  return invocation.command.execute(invocation.values, context)
 }
 
 /**
@@ -85,20 +89,29 @@ export async function run(environment: Environment): Promise<number> {
   const { stderr } = environment
   let invocation: Invocation | undefined
   try {
-    invocation = parseCommandLine(environment.argv)
+    invocation = parseCommandLine(environment.argv, environment.commands ?? COMMANDS)
     return await execute(invocation, environment)
   } catch (error) {
+    // Every line below may quote the server or the command line: shown escaped, so that
+    // neither can move the cursor, retitle the terminal or clear it.
     if (error instanceof UsageError) {
-      const command = error.command ?? (invocation?.kind === 'run' ? invocation.command : undefined)
+      const command =
+        error.command ?? (invocation?.kind === 'run' ? invocation.command.name : undefined)
       const help = command === undefined ? 'tasklane --help' : `tasklane ${command} --help`
-      stderr.write(`tasklane: ${error.message}. See '${help}'.\n`)
+      stderr.write(`tasklane: ${escapeControls(error.message)} See '${help}'.\n`)
       return 2
     }
     // Ctrl-C while a request ran: the abort is the user's, not an error to explain.
     if (environment.signal.aborted) return interruptedStatus(environment.signal)
     if (isTasklaneError(error)) {
-      stderr.write(`tasklane: ${describeError(error)}\n`)
+      stderr.write(`tasklane: ${escapeControls(describeError(error))}\n`)
       return 1
+    }
+    // The client throws these, at once and without a request, for a call it cannot make
+    // (a header value fetch cannot send, say): a usage error, told in one line.
+    if (error instanceof TypeError || error instanceof RangeError) {
+      stderr.write(`tasklane: ${escapeControls(error.message)}\n`)
+      return 2
     }
     throw error
   }

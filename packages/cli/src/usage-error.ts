@@ -1,6 +1,7 @@
 /**
  * The command line itself is wrong: an unknown command or option, a missing or malformed
- * argument. The CLI prints the message with a hint to `--help` and exits with status 2.
+ * argument. Its message is one or two full sentences; the CLI prints it with a hint to
+ * `--help` and exits with status 2.
  */
 export class UsageError extends Error {
   override name = 'UsageError'
@@ -10,6 +11,7 @@ export class UsageError extends Error {
     /** The command whose help explains the mistake; undefined for the overall help. */
     readonly command?: string,
   ) {
-    super(message)
+    // A message that forgot its full stop still ends a sentence: "… See --help." follows.
+    super(/[.!?]$/.test(message) ? message : `${message}.`)
   }
 }

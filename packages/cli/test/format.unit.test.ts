@@ -1,5 +1,8 @@
+import type { Task } from '@tasklane/client'
 import { describe, expect, it } from 'vitest'
-import { formatLine, formatTable } from '../src/format/table.js'
+import { formatEvent } from '../src/format/event-line.js'
+import { toJson } from '../src/format/json.js'
+import { formatTable } from '../src/format/table.js'
 import { displayWidth, escapeControls, truncate } from '../src/format/terminal-text.js'
 import { importKey, parseImportLine } from '../src/import/import-line.js'
 
@@ -26,28 +29,71 @@ describe('text on a terminal', () => {
   })
 })
 
+describe('toJson', () => {
+  it('writes DEL, C1 controls and bidirectional marks as \\u escapes, the same string to a reader', () => {
+    const value = { name: 'a\u007f\u009b2J\u202eb\u001b 🚀' }
+    const json = toJson(value)
+    expect(json).toBe('{"name":"a\\u007f\\u009b2J\\u202eb\\u001b 🚀"}')
+    expect(JSON.parse(json)).toEqual(value)
+    expect(toJson([1], 2)).toBe('[\n  1\n]')
+  })
+})
+
+/** A task as the server sends it, with these fields. */
+function task(fields: Pick<Task, 'id' | 'name'> & Partial<Task>): Task {
+  const at = '2026-11-25T09:30:00.000Z'
+  return { status: 'open', version: 1, createdAt: at, updatedAt: at, ...fields }
+}
+
 describe('formatTable', () => {
   const tasks = [
-    { id: 1, name: 'Write docs', tag: 'docs' },
-    { id: 12, name: 'Ship it' },
+    task({ id: 1, name: 'Write docs', tag: 'docs', status: 'done' }),
+    task({ id: 12, name: 'Ship it' }),
   ]
 
   it('aligns the columns, ids to the right, a task without a tag with an empty cell', () => {
-    expect(formatTable(tasks)).toBe('ID  NAME        TAG\n 1  Write docs  docs\n12  Ship it\n')
+    expect(formatTable(tasks)).toBe(
+      'ID  STATUS  NAME        TAG\n 1  done    Write docs  docs\n12  open    Ship it\n',
+    )
   })
 
-  it('fits a terminal width by cutting names, then tags', () => {
-    const long = [{ id: 1, name: 'n'.repeat(100), tag: 't'.repeat(40) }]
+  it('fits a terminal width by cutting names, then tags, never the status', () => {
+    const long = [task({ id: 1, name: 'n'.repeat(100), tag: 't'.repeat(40) })]
     const lines = formatTable(long, 60).trimEnd().split('\n')
     for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(60)
-    expect(lines[1]).toMatch(/^ 1 {2}n+… {2}t+…$/)
+    expect(lines[1]).toMatch(/^ 1 {2}open {4}n+… {2}t+…$/)
     // Without a width nothing is cut.
     expect(formatTable(long)).toContain('n'.repeat(100))
   })
 
-  it('prints a watched task on one line, its tag in brackets', () => {
-    expect(formatLine({ id: 7, name: 'a\nb', tag: 'x' })).toBe('7  a\\nb  [x]\n')
-    expect(formatLine({ id: 8, name: 'plain' })).toBe('8  plain\n')
+  it('escapes a status as it escapes names: a server may send anything', () => {
+    const hostile = task({ id: 1, name: 'x', status: '\u001b[2J' as Task['status'] })
+    expect(formatTable([hostile])).toBe('ID  STATUS     NAME  TAG\n 1  \\u001b[2J  x\n')
+  })
+})
+
+describe('a task from a server older than the task lifecycle', () => {
+  it('has an empty status cell, in the table and in a watch line', () => {
+    const seed = { id: 3, name: 'Seed task' } as Task
+    expect(formatTable([seed])).toBe('ID  STATUS  NAME       TAG\n 3          Seed task\n')
+    expect(formatEvent({ type: 'created', seq: 3, task: seed })).toBe('created  3    Seed task\n')
+  })
+})
+
+describe('formatEvent', () => {
+  it('prints a change on one line: its type, the id, status, name and tag in brackets', () => {
+    const changed = task({ id: 7, name: 'a\nb', tag: 'x' })
+    expect(formatEvent({ type: 'created', seq: 9, task: changed })).toBe(
+      'created  7  open  a\\nb  [x]\n',
+    )
+    const done = task({ id: 8, name: 'plain', status: 'done', version: 2 })
+    expect(formatEvent({ type: 'updated', seq: 10, task: done })).toBe('updated  8  done  plain\n')
+  })
+
+  it('prints a deleted task by its id alone: that is all the feed says of it', () => {
+    expect(formatEvent({ type: 'deleted', seq: 11, task: { id: 8, version: 2 } })).toBe(
+      'deleted  8\n',
+    )
   })
 })
 
@@ -55,6 +101,17 @@ describe('an import line', () => {
   it('is a new task as is, or an exported task without its id', () => {
     expect(parseImportLine('{"name":"a","tag":"b"}')).toEqual({ body: { name: 'a', tag: 'b' } })
     expect(parseImportLine('{"id":3,"name":"a"}')).toEqual({ body: { name: 'a' } })
+    const exported = {
+      id: 3,
+      name: 'a',
+      status: 'done',
+      version: 4,
+      createdAt: 't',
+      updatedAt: 't',
+    }
+    expect(parseImportLine(JSON.stringify(exported))).toEqual({
+      body: { name: 'a', status: 'done' },
+    })
     expect(parseImportLine('{"name":')).toEqual({ error: 'is not valid JSON' })
     expect(parseImportLine('"name"')).toEqual({ error: 'is not a JSON object' })
     expect(parseImportLine('null')).toEqual({ error: 'is not a JSON object' })

@@ -28,17 +28,19 @@ describe.runIf(hasTmux)('tasklane in a terminal (a tmux pseudo-terminal)', () =>
     if (dir) rmSync(dir, { recursive: true, force: true })
   })
 
-  it('lists tasks as a table that fits the terminal, long names cut with …', async () => {
+  it('lists tasks as a table with their status that fits the terminal, long names cut with …', async () => {
     const env = { TASKLANE_URL: server.url }
     const long = `A long name ${'that goes on '.repeat(12)}`.trim()
     expect((await tasklane(['add', 'Write docs', '--tag', 'docs'], env)).status).toBe(0)
     expect((await tasklane(['add', long, '--tag', 'long'], env)).status).toBe(0)
+    expect((await tasklane(['done', '1'], env)).status).toBe(0)
     const { screen, status } = await terminal.run(cli('list'), 80)
     expect(status).toBe(0)
-    const table = screen.slice(screen.findIndex((line) => line.startsWith('ID  NAME')))
-    expect(table[0]).toMatch(/^ID {2}NAME {2,}TAG$/)
-    expect(table[1]).toMatch(/^ 1 {2}Write docs {2,}docs$/)
-    expect(table[2]).toMatch(/^ 2 {2}A long name that goes on .*… {2}long$/)
+    const table = screen.slice(screen.findIndex((line) => line.startsWith('ID  STATUS')))
+    expect(table[0]).toMatch(/^ID {2}STATUS {2}NAME {2,}TAG$/)
+    expect(table[1]).toMatch(/^ 1 {2}done {4}Write docs {2,}docs$/)
+    expect(table[2]).toMatch(/^ 2 {2}open {4}A long name that goes on .*… {2}long$/)
+    expect(table).toHaveLength(3)
     for (const line of table) expect(line.length).toBeLessThanOrEqual(80)
     // Off a terminal the same name is printed in full.
     const piped = await tasklane(['list'], env)
@@ -67,5 +69,15 @@ describe.runIf(hasTmux)('tasklane in a terminal (a tmux pseudo-terminal)', () =>
       expect.stringMatching(/^Exported 3,002 tasks · [\d,]+\/s$/),
     ])
     expect(readFileSync(out, 'utf8').trimEnd().split('\n')).toHaveLength(3002)
+  })
+
+  it('shows no progress line when the tasks themselves go to the terminal', async () => {
+    // Wide enough that no task's line wraps.
+    const { screen, status } = await terminal.run(cli('export', '--tag', 'docs'), 250)
+    expect(status).toBe(0)
+    // Drawn on the same screen, the progress line would run into the first task's line.
+    expect(screen.filter((line) => line !== '' && !line.startsWith('env '))).toEqual([
+      expect.stringMatching(/^\{"id":1,"name":"Write docs","tag":"docs","status":"done",/),
+    ])
   })
 })

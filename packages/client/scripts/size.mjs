@@ -6,13 +6,36 @@ import { resolve } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { build } from 'esbuild'
 
-/** The budget for `import ... from '@tasklane/client'`, in bytes (min+gzip). */
-export const BUDGET = 4096
+/**
+ * The budget for `import ... from '@tasklane/client'`, in bytes (min+gzip). 4096 until the
+ * client learnt to tell network failures from usage errors by each runtime's messages and
+ * codes, to check header values and to bound what it buffers (4070 B before, 4914 B after);
+ * 5120 until the task lifecycle (issue 20: PATCH and DELETE with If-Match and generated
+ * keys, 304, PreconditionFailedError, the feed's created/updated/deleted events) took it
+ * from 4914 B to 5297 B. 5632 leaves room for what the CLI and the web page still need.
+ */
+export const BUDGET = 5632
 
-/** Bundles and minifies `entry` as an app's bundler would; returns min and min+gzip bytes. */
-export async function measure(entry) {
+/**
+ * The budget for `@tasklane/client/live` beyond the default entry, in bytes (min+gzip): an
+ * app that shows live listings bundles both (LiveTasks and its page logic: 901 B).
+ */
+export const LIVE_BUDGET = 1024
+
+/**
+ * Bundles and minifies `entry` (with `also`, as one app importing both) as an app's bundler
+ * would; returns min and min+gzip bytes.
+ */
+export async function measure(entry, also) {
   const result = await build({
-    entryPoints: [entry],
+    ...(also === undefined
+      ? { entryPoints: [entry] }
+      : {
+          stdin: {
+            contents: `export * from ${JSON.stringify(entry)}\nexport * from ${JSON.stringify(also)}`,
+            resolveDir: '/',
+          },
+        }),
     bundle: true,
     minify: true,
     format: 'esm',
@@ -42,12 +65,22 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   )
   const validate = await measure(resolve(dist, 'validate.js'))
   console.log(`@tasklane/client/validate (TypeBox included): ${validate.gzip} B min+gzip`)
+  // What an app pays for live listings: the two entries bundled together, less the default.
+  const both = await measure(resolve(dist, 'index.js'), resolve(dist, 'live.js'))
+  const live = both.gzip - gzip
+  console.log(
+    `@tasklane/client/live: ${live} B min+gzip beyond the default entry (budget ${LIVE_BUDGET} B; both: ${both.gzip} B)`,
+  )
   if (typebox.length > 0) {
     console.error(`TypeBox must not be in the default bundle: ${typebox.join(', ')}`)
     process.exit(1)
   }
   if (gzip > BUDGET) {
     console.error(`Over budget by ${gzip - BUDGET} B.`)
+    process.exit(1)
+  }
+  if (live > LIVE_BUDGET) {
+    console.error(`@tasklane/client/live is over its budget by ${live - LIVE_BUDGET} B.`)
     process.exit(1)
   }
 }

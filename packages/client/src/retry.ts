@@ -1,4 +1,6 @@
-import { ApiError, ConnectionError, TimeoutError } from './errors.js'
+import { ApiError } from './errors/api-error.js'
+import { ConnectionError } from './errors/connection-error.js'
+import { TimeoutError } from './errors/timeout-error.js'
 
 /** How failed attempts are retried: exponential backoff with jitter, honouring `Retry-After`. */
 export interface RetryOptions {
@@ -39,25 +41,34 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
   return Number.isNaN(date) ? undefined : Math.max(0, date - now)
 }
 
+/** What `retryDelay` needs to know besides the error. */
+export interface RetryContext {
+  /** Retries made so far for this call (0 before the first retry). */
+  retries: number
+  /** The settings in force (see `retrySettings`). */
+  settings: Required<RetryOptions>
+  /** The request may run twice without harm: a GET, or a create with an Idempotency-Key. */
+  repeatable: boolean
+  /** It carries an Idempotency-Key, so its 409 ("the first attempt is still in flight") is worth waiting out. */
+  idempotencyKey?: boolean
+}
+
 /**
- * How long to wait before attempt `retry` (0-based), or undefined when `error` must not be
- * retried. `safe`: the request may run twice without harm (a GET, or a POST with an
- * Idempotency-Key, whose 409 "still in flight" is then worth waiting out).
+ * How long to wait before the next attempt, or undefined when `error` must not be retried:
+ * only ConnectionError, TimeoutError and the transient statuses (408, 429, 5xx but 501 and
+ * 505; 409 with an Idempotency-Key) are. A usage error (TypeError) never is.
  */
 export function retryDelay(
   error: unknown,
-  retry: number,
-  settings: Required<RetryOptions>,
-  safe: boolean,
-  idempotent: boolean,
+  { retries, settings, repeatable, idempotencyKey = false }: RetryContext,
 ): number | undefined {
-  if (!safe || retry >= settings.maxRetries) return undefined
+  if (!repeatable || retries >= settings.maxRetries) return undefined
   if (error instanceof ApiError) {
     const { status } = error
     const transient =
       status === 408 ||
       status === 429 ||
-      (status === 409 && idempotent) ||
+      (status === 409 && idempotencyKey) ||
       (status >= 500 && status !== 501 && status !== 505)
     if (!transient) return undefined
     const after = retryAfterMs(error.response.headers.get('retry-after'))
@@ -65,7 +76,16 @@ export function retryDelay(
   } else if (!(error instanceof ConnectionError || error instanceof TimeoutError)) {
     return undefined
   }
-  const backoff = Math.min(settings.maxDelayMs, settings.initialDelayMs * 2 ** retry)
-  // Jitter spreads the retries of many clients that failed together: 50–100% of the backoff.
-  return backoff * (0.5 + Math.random() / 2)
+  return backoff(retries, settings)
+}
+
+/**
+ * The exponential backoff before retry number `retries + 1`, with jitter: it spreads the
+ * retries of many clients that failed together (50–100% of the delay).
+ */
+export function backoff(retries: number, settings: Required<RetryOptions>): number {
+  return (
+    Math.min(settings.maxDelayMs, settings.initialDelayMs * 2 ** retries) *
+    (0.5 + Math.random() / 2)
+  )
 }

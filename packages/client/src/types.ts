@@ -5,6 +5,9 @@ import type * as contract from '@tasklane/contract'
 // install TypeBox for its declarations. The checks at the end keep these equal to the
 // contract's, so a change to a schema still breaks this build.
 
+/** A task's state: `open` until done; a done task can be opened again. */
+export type TaskStatus = 'open' | 'done'
+
 /** A stored task. A task without a tag has no `tag` key. */
 export interface Task {
   /** Identifier of the task, assigned by the server: 1 to 2^53−1, ascending in creation order. */
@@ -13,6 +16,14 @@ export interface Task {
   name: string
   /** Optional tag: 1–64 characters, not only whitespace. */
   tag?: string
+  /** `open` or `done`. */
+  status: TaskStatus
+  /** 1 when created, one more on every change; the task's ETag is `"<version>"`. */
+  version: number
+  /** When the task was created: RFC 3339, UTC, milliseconds. */
+  createdAt: string
+  /** When the task last changed: RFC 3339, UTC, milliseconds. */
+  updatedAt: string
 }
 
 /** A task to create: the body of `createTask`. */
@@ -21,7 +32,37 @@ export interface NewTask {
   name: string
   /** Optional tag: 1–64 characters, not only whitespace. */
   tag?: string
+  /** `open` (the default) or `done`. */
+  status?: TaskStatus
 }
+
+/** The fields to change with `updateTask` (a JSON Merge Patch): at least one; `tag: null` removes the tag. */
+export interface TaskPatch {
+  /** A new name: 1–200 characters, not only whitespace. */
+  name?: string
+  /** A new tag (1–64 characters, not only whitespace), or `null` to remove it. */
+  tag?: string | null
+  /** `open` or `done`. */
+  status?: TaskStatus
+}
+
+/** What a `deleted` event of the change feed carries: the task's id and its version when deleted. */
+export interface DeletedTask {
+  /** Identifier of the deleted task. */
+  id: number
+  /** Its version when it was deleted (a delete does not bump it). */
+  version: number
+}
+
+/**
+ * One change of the change feed, as `watch` yields it: `created` and `updated` carry the
+ * task after the change, `deleted` its id and version. `seq` orders every change of the
+ * database; with a tag or status filter, a task leaving the view comes as `deleted` and
+ * one entering it as `created`.
+ */
+export type TaskEvent =
+  | { type: 'created' | 'updated'; seq: number; task: Task }
+  | { type: 'deleted'; seq: number; task: DeletedTask }
 
 /** The body of every non-2xx response: `code` equals the HTTP status. */
 export interface ErrorBody {
@@ -36,5 +77,9 @@ type Expect<T extends true> = T
 type _SameAsContract = [
   Expect<Same<Task, contract.Task>>,
   Expect<Same<NewTask, contract.NewTask>>,
+  Expect<Same<TaskPatch, contract.TaskPatch>>,
+  Expect<Same<DeletedTask, contract.DeletedTask>>,
+  Expect<Same<TaskStatus, contract.TaskStatus>>,
+  Expect<Same<TaskEvent['type'], contract.ChangeType>>,
   Expect<Same<ErrorBody, contract.ErrorBody>>,
 ]

@@ -1,7 +1,7 @@
-import { createServer, request, type Server } from 'node:http'
+import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Task } from '../src/index.js'
+import type { Task, TaskEvent } from '../src/index.js'
 import {
   AbortError,
   ApiError,
@@ -12,6 +12,7 @@ import {
   TimeoutError,
 } from '../src/index.js'
 import { validateResponses } from '../src/validate.js'
+import { cuttingProxy, lossyProxy } from './proxies.js'
 import { startServer } from './server.js'
 
 let server: Awaited<ReturnType<typeof startServer>>
@@ -27,8 +28,16 @@ describe('client against a real server', () => {
   it('creates tasks and lists them in id order', async () => {
     const first = await client.createTask({ name: 'Write docs', tag: 'docs' })
     const second = await client.createTask({ name: 'Ship 🚀 任务' })
-    expect(first).toEqual({ id: expect.any(Number), name: 'Write docs', tag: 'docs' })
-    expect(second).toEqual({ id: first.id + 1, name: 'Ship 🚀 任务' })
+    expect(first).toEqual({
+      id: expect.any(Number),
+      name: 'Write docs',
+      tag: 'docs',
+      status: 'open',
+      version: 1,
+      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      updatedAt: first.createdAt,
+    })
+    expect(second).toMatchObject({ id: first.id + 1, name: 'Ship 🚀 任务' })
     expect('tag' in second).toBe(false)
     expect(await client.listTasks()).toEqual([first, second])
     expect(await client.listTasks(1)).toEqual([first])
@@ -106,44 +115,6 @@ describe('failures without a response', () => {
   })
 })
 
-/**
- * A proxy in front of the real server that forwards every request but, for the first
- * `lose` ones, cuts the connection instead of passing the response back: the server has
- * done the work, the client never hears of it. Records the Idempotency-Key of each request.
- */
-async function lossyProxy(target: string, lose: number) {
-  const keys: (string | undefined)[] = []
-  const proxy = createServer((req, res) => {
-    keys.push(req.headers['idempotency-key'] as string | undefined)
-    const drop = keys.length <= lose
-    const upstream = request(`${target}${req.url}`, { method: req.method, headers: req.headers })
-    upstream.on('response', (answer) => {
-      if (drop) {
-        answer.resume()
-        answer.on('end', () => res.socket?.destroy())
-        return
-      }
-      res.writeHead(answer.statusCode ?? 502, answer.headers)
-      answer.pipe(res)
-    })
-    req.pipe(upstream)
-  })
-  return { ...(await listening(proxy)), keys }
-}
-
-/** Listens on a free port of 127.0.0.1: its URL, and how to close it with its connections. */
-async function listening(proxy: Server) {
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
-  const { port } = proxy.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () => {
-      proxy.closeAllConnections()
-      proxy.close()
-    },
-  }
-}
-
 describe('retries against a real server', () => {
   it('retries a create whose response was lost without making a second task', async () => {
     const proxy = await lossyProxy(server.url, 2)
@@ -198,62 +169,24 @@ describe('validateResponses against a real server', () => {
   })
 })
 
-/**
- * A proxy in front of the real server that forwards every request and records its
- * Last-Event-ID, but cuts the first response short: after the first event of a feed, or
- * after `cutAfter` bytes of anything else. Data reached the client; the rest never does.
- */
-async function cuttingProxy(target: string, cutAfter = Number.POSITIVE_INFINITY) {
-  const lastEventIds: (string | undefined)[] = []
-  const proxy = createServer((req, res) => {
-    lastEventIds.push(req.headers['last-event-id'] as string | undefined)
-    const cut = lastEventIds.length === 1
-    const upstream = request(`${target}${req.url}`, { method: req.method, headers: req.headers })
-    upstream.on('response', (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers)
-      let forwarded = 0
-      let done = false
-      // Ends the connection once what was written has gone out, without the response's end.
-      const hangUp = () => {
-        done = true
-        answer.destroy()
-        res.socket?.end()
-      }
-      answer.on('data', (chunk: Buffer) => {
-        if (done) return
-        if (cut && forwarded + chunk.length > cutAfter) {
-          res.write(chunk.subarray(0, cutAfter - forwarded))
-          return hangUp()
-        }
-        forwarded += chunk.length
-        res.write(chunk)
-        if (cut && chunk.toString('utf8').includes('event: task')) hangUp()
-      })
-      answer.on('end', () => res.end())
-    })
-    upstream.on('error', () => res.destroy())
-    req.pipe(upstream)
-  })
-  return { ...(await listening(proxy)), lastEventIds }
-}
-
 /** Retries and reconnections without long waits. */
 const quickRetry = { initialDelayMs: 10, maxDelayMs: 50 }
 
-/** The id of the newest task now. */
-const newestId = async () => (await client.listTasks(1, { order: 'desc' }))[0]?.id ?? 0
+/** The newest seq of the server at `url` now, from an empty listing's Tasklane-Seq. */
+const newestSeq = async (url = server.url) =>
+  Number((await fetch(`${url}/tasks?limit=0`)).headers.get('tasklane-seq'))
 
-/** Collects what `watch` yields until `count` tasks have come, then aborts it. */
-function collect(watching: (signal: AbortSignal) => AsyncGenerator<Task>, count: number) {
+/** Collects what `watch` yields until `count` events have come, then aborts it. */
+function collect(watching: (signal: AbortSignal) => AsyncGenerator<TaskEvent>, count: number) {
   const stop = new AbortController()
-  const seen: Task[] = []
+  const seen: TaskEvent[] = []
   const done = (async () => {
-    for await (const task of watching(stop.signal)) {
-      seen.push(task)
+    for await (const event of watching(stop.signal)) {
+      seen.push(event)
       if (seen.length === count) stop.abort()
     }
   })()
-  return { seen, done }
+  return { seen, done, tasks: () => seen.map((event) => event.task) }
 }
 
 describe('newest first, and exportTasks(), against a real server', () => {
@@ -302,47 +235,91 @@ describe('newest first, and exportTasks(), against a real server', () => {
 })
 
 describe('watch() against a real server', () => {
-  it('yields new tasks of its tag in order, and ends cleanly when the signal aborts', async () => {
-    const after = await newestId()
-    const { seen, done } = collect((signal) => client.watch({ after, tag: 'live', signal }), 3)
-    const made = [
-      await client.createTask({ name: 'live 1', tag: 'live' }),
-      await client.createTask({ name: 'not followed' }),
-      await client.createTask({ name: 'live 2', tag: 'live' }),
-      await client.createTask({ name: 'live 3', tag: 'live' }),
-    ]
+  it('yields the changes of its tag in order, with their seqs, and ends cleanly when the signal aborts', async () => {
+    const after = await newestSeq()
+    const { seen, done } = collect((signal) => client.watch({ after, tag: 'live', signal }), 4)
+    const one = await client.createTask({ name: 'live 1', tag: 'live' })
+    await client.createTask({ name: 'not followed' })
+    const two = await client.createTask({ name: 'live 2', tag: 'live' })
+    const done1 = await client.completeTask(one.id)
+    await client.updateTask(two.id, { tag: null })
     await done
-    expect(seen).toEqual([made[0], made[2], made[3]])
+    expect(seen).toEqual([
+      { type: 'created', seq: after + 1, task: one },
+      { type: 'created', seq: after + 3, task: two },
+      { type: 'updated', seq: after + 4, task: done1 },
+      // Retagged away: gone from this view.
+      { type: 'deleted', seq: after + 5, task: { id: two.id, version: 2 } },
+    ])
   })
 
-  it('starts with the backlog after `after`', async () => {
+  it('follows a status: a task done leaves the open view, reopened it enters it again', async () => {
+    const after = await newestSeq()
+    const { seen, done } = collect((signal) => client.watch({ after, status: 'open', signal }), 3)
+    const task = await client.createTask({ name: 'tick' })
+    await client.completeTask(task.id)
+    const reopened = await client.reopenTask(task.id)
+    await done
+    expect(seen.map((event) => [event.type, event.task])).toEqual([
+      ['created', task],
+      ['deleted', { id: task.id, version: 2 }],
+      ['created', reopened],
+    ])
+  })
+
+  it('starts with the backlog after `after`: each changed task once, deleted ones as deleted', async () => {
+    const after = await newestSeq()
     const made = [
       await client.createTask({ name: 'backlog 1' }),
       await client.createTask({ name: 'backlog 2' }),
     ]
-    const { seen, done } = collect(
-      (signal) => client.watch({ after: (made[0] as Task).id - 1, signal }),
-      2,
-    )
+    const renamed = await client.updateTask((made[0] as Task).id, { name: 'backlog 1 renamed' })
+    await client.deleteTask((made[1] as Task).id)
+    const { seen, done } = collect((signal) => client.watch({ after, signal }), 2)
     await done
-    expect(seen).toEqual(made)
+    expect(seen).toEqual([
+      { type: 'updated', seq: after + 3, task: renamed },
+      { type: 'deleted', seq: after + 4, task: { id: made[1]?.id, version: 1 } },
+    ])
+  })
+
+  it('starts with new changes only without `after`', async () => {
+    await client.createTask({ name: 'before the watch' })
+    let connected = () => {}
+    const feedOpen = new Promise<void>((resolve) => {
+      connected = resolve
+    })
+    const watcher = createClient({
+      baseUrl: server.url,
+      fetch: async (input, init) => {
+        const response = await fetch(input, init)
+        if (String(input).includes('/tasks/events')) connected()
+        return response
+      },
+    })
+    const { seen, done } = collect((signal) => watcher.watch({ signal }), 1)
+    // It reads the newest seq, then connects: what comes after is new.
+    await feedOpen
+    const task = await client.createTask({ name: 'after the watch' })
+    await done
+    expect(seen.map((event) => event.task)).toEqual([task])
   })
 
   it('reconnects after the connection drops, sending Last-Event-ID, with no gap and no repeat', async () => {
     const proxy = await cuttingProxy(server.url)
     try {
-      const after = await newestId()
+      const after = await newestSeq()
       const flaky = createClient({ baseUrl: proxy.url, retry: quickRetry })
-      const { seen, done } = collect((signal) => flaky.watch({ after, signal }), 3)
+      const { seen, done, tasks } = collect((signal) => flaky.watch({ after, signal }), 3)
       const made = [
         await client.createTask({ name: 'before the drop' }),
         await client.createTask({ name: 'around the drop' }),
         await client.createTask({ name: 'after the drop' }),
       ]
       await done
-      expect(seen).toEqual(made)
+      expect(tasks()).toEqual(made)
       expect(proxy.lastEventIds[0]).toBe(String(after))
-      expect(proxy.lastEventIds[1]).toBe(String(made[0]?.id))
+      expect(proxy.lastEventIds[1]).toBe(String(seen[0]?.seq))
     } finally {
       proxy.close()
     }
@@ -355,14 +332,14 @@ describe('watch() against a real server', () => {
     try {
       const ownClient = createClient({ baseUrl: own.url, retry: quickRetry })
       const first = await ownClient.createTask({ name: 'before the restart' })
-      const { seen, done } = collect((signal) => ownClient.watch({ after: 0, signal }), 2)
+      const { seen, done, tasks } = collect((signal) => ownClient.watch({ after: 0, signal }), 2)
       while (seen.length < 1) await new Promise((resolve) => setTimeout(resolve, 10))
       // The stream ends with the server; the client retries until it is back.
       await own.stop()
       again = await startServer({ restart: own.place })
       const second = await ownClient.createTask({ name: 'after the restart' })
       await done
-      expect(seen).toEqual([first, second])
+      expect(tasks()).toEqual([first, second])
     } finally {
       await again?.close()
     }

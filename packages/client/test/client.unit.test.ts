@@ -6,6 +6,7 @@ import {
   createClient,
   isApiError,
   type Task,
+  type TaskEvent,
   ValidationError,
 } from '../src/index.js'
 import { validateResponses } from '../src/validate.js'
@@ -38,6 +39,14 @@ const error = (status: number, headers: Record<string, string> = {}) =>
 
 /** Retries without waiting long, so that the tests stay fast. */
 const fast = { initialDelayMs: 1, maxDelayMs: 5 }
+
+/** The fields every task has besides id, name and tag. */
+const life = {
+  status: 'open' as const,
+  version: 1,
+  createdAt: '2026-11-25T09:30:00.000Z',
+  updatedAt: '2026-11-25T09:30:00.000Z',
+}
 
 describe('createClient', () => {
   it('builds the list URL from limit, after, before, order and tag', async () => {
@@ -294,7 +303,11 @@ describe('createTask and Idempotency-Key', () => {
 })
 
 describe('tasks() pagination', () => {
-  const all: Task[] = Array.from({ length: 7 }, (_, i) => ({ id: i + 1, name: `t${i + 1}` }))
+  const all: Task[] = Array.from({ length: 7 }, (_, i) => ({
+    ...life,
+    id: i + 1,
+    name: `t${i + 1}`,
+  }))
 
   /** Pages of `all` like the server: a Link to the next page when a full page has more. */
   function pagingFetch({ link = true } = {}) {
@@ -396,8 +409,8 @@ describe('tasks() pagination', () => {
 describe('validate option', () => {
   it('accepts well-formed tasks, including 200 emoji names and large ids', async () => {
     const tasks = [
-      { id: 1, name: '😀'.repeat(200), tag: '🏷️'.repeat(21) },
-      { id: Number.MAX_SAFE_INTEGER, name: '任务 مهمة\nnext line' },
+      { ...life, id: 1, name: '😀'.repeat(200), tag: '🏷️'.repeat(21) },
+      { ...life, id: Number.MAX_SAFE_INTEGER, name: '任务 مهمة\nnext line' },
     ]
     const { fetch } = recordingFetch(() => json(tasks))
     const client = createClient({ baseUrl: 'http://h', fetch, validate: validateResponses })
@@ -407,20 +420,28 @@ describe('validate option', () => {
   it.each([
     [
       [
-        { id: 1, name: 'a' },
-        { id: '2', name: 'b' },
+        { ...life, id: 1, name: 'a' },
+        { ...life, id: '2', name: 'b' },
       ],
       '[1].id',
       'must be an integer',
     ],
-    [[{ id: 1 }], '[0].name', 'is missing'],
-    [[{ id: 1, name: 'a', done: true }], '[0].done', 'is not a property the contract allows'],
-    [[{ id: 1, name: 'a', tag: null }], '[0].tag', 'must be a string'],
-    [[{ id: 1, name: '😀'.repeat(201) }], '[0].name', 'must be at most 200 characters long'],
-    [[{ id: 1, name: '   ' }], '[0].name', 'must contain a non-whitespace character'],
-    [[{ id: 1, name: 'a\uD800' }], '[0].name', 'must not contain an unpaired surrogate'],
-    [[{ id: 0, name: 'a' }], '[0].id', 'must be at least 1'],
-    [{ id: 1, name: 'a' }, '', 'must be an array'],
+    [[{ ...life, id: 1 }], '[0].name', 'is missing'],
+    [
+      [{ ...life, id: 1, name: 'a', done: true }],
+      '[0].done',
+      'is not a property the contract allows',
+    ],
+    [[{ ...life, id: 1, name: 'a', tag: null }], '[0].tag', 'must be a string'],
+    [
+      [{ ...life, id: 1, name: '😀'.repeat(201) }],
+      '[0].name',
+      'must be at most 200 characters long',
+    ],
+    [[{ ...life, id: 1, name: '   ' }], '[0].name', 'must contain a non-whitespace character'],
+    [[{ ...life, id: 1, name: 'a\uD800' }], '[0].name', 'must not contain an unpaired surrogate'],
+    [[{ ...life, id: 0, name: 'a' }], '[0].id', 'must be at least 1'],
+    [{ ...life, id: 1, name: 'a' }, '', 'must be an array'],
   ])('rejects a malformed list naming the field (%j)', async (body, path, why) => {
     const { calls, fetch } = recordingFetch(() => json(body))
     const client = createClient({
@@ -440,10 +461,31 @@ describe('validate option', () => {
   })
 
   it('checks a single task of createTask and getTask', async () => {
-    const { fetch } = recordingFetch(() => json({ id: 1, name: 5 }, 201))
+    const { fetch } = recordingFetch(() => json({ ...life, id: 1, name: 5 }, 201))
     const client = createClient({ baseUrl: 'http://h', fetch, validate: validateResponses })
     await expect(client.createTask({ name: 'x' })).rejects.toMatchObject({ path: 'name' })
     await expect(client.getTask(1)).rejects.toMatchObject({ path: 'name' })
+  })
+
+  it('checks the tasks of the change feed, a deleted one against DeletedTask', async () => {
+    const { fetch } = recordingFetch(() =>
+      streamed(
+        [
+          `id: 1\nevent: created\ndata: ${JSON.stringify({ ...life, id: 1, name: 'a' })}\n\n`,
+          'id: 2\nevent: deleted\ndata: {"id":1,"version":1}\n\n',
+          'id: 3\nevent: deleted\ndata: {"id":1,"version":1,"name":"a"}\n\n',
+        ],
+        'text/event-stream',
+      ),
+    )
+    const client = createClient({ baseUrl: 'http://h', fetch, validate: validateResponses })
+    const seen: number[] = []
+    const error = await (async () => {
+      for await (const { seq } of client.watch({ after: 0, retry: false })) seen.push(seq)
+    })().catch((e: unknown) => e)
+    expect(seen).toEqual([1, 2])
+    expect(error).toBeInstanceOf(ValidationError)
+    expect(error).toMatchObject({ path: 'name' })
   })
 
   it('lets anything through without the option', async () => {
@@ -517,37 +559,45 @@ describe('exportTasks()', () => {
 
 describe('watch()', () => {
   const SSE = 'text/event-stream'
+  const newest = (seq: number) =>
+    new Response('[]', {
+      headers: { 'content-type': 'application/json', 'tasklane-seq': `${seq}` },
+    })
 
-  it('yields the task of each "task" event, whatever the line endings, comments or other events', async () => {
+  it('yields each created, updated and deleted event with its seq, whatever the line endings, comments or other events', async () => {
     const { calls, fetch } = recordingFetch((call) =>
       call === 0
-        ? json([{ id: 4, name: 'newest' }])
+        ? newest(4)
         : streamed(
             [
               ': keep-alive\n\n',
-              'id: 5\r\nevent: task\r\ndata: {"id":5,"name":"a"}\r\n\r',
-              '\nid: 6\revent: other\rdata: {"id":6,"name":"not a task"}\r\r',
-              'id: 7\nevent: task\ndata: {"id":7,\ndata: "name":"b"}\n\n',
-              'id: 7\nevent: task\ndata: {"id":7,"name":"b again"}\n\n',
+              'id: 5\r\nevent: created\r\ndata: {"id":5,"name":"a"}\r\n\r',
+              '\nid: 6\revent: other\rdata: {"id":6,"name":"not a change"}\r\r',
+              'id: 7\nevent: updated\ndata: {"id":5,\ndata: "name":"b"}\n\n',
+              'id: 7\nevent: updated\ndata: {"id":5,"name":"b again"}\n\n',
+              'id: 8\nevent: deleted\ndata: {"id":5,"version":2}\n\n',
             ],
             SSE,
           ),
     )
     const client = createClient({ baseUrl: 'http://h', fetch })
-    const seen: Task[] = []
-    for await (const task of client.watch({ tag: 'x', retry: false })) seen.push(task)
+    const seen: TaskEvent[] = []
+    for await (const event of client.watch({ tag: 'x', status: 'open', retry: false })) {
+      seen.push(event)
+    }
     expect(seen).toEqual([
-      { id: 5, name: 'a' },
-      { id: 7, name: 'b' },
+      { type: 'created', seq: 5, task: { id: 5, name: 'a' } },
+      { type: 'updated', seq: 7, task: { id: 5, name: 'b' } },
+      { type: 'deleted', seq: 8, task: { id: 5, version: 2 } },
     ])
-    // Without `after`, it starts from the newest task, so that it can always resume.
-    expect(calls[0]?.url).toBe('http://h/tasks?limit=1&order=desc')
-    expect(calls[1]?.url).toBe('http://h/tasks/events?after=4&tag=x')
+    // Without `after`, it starts from the newest seq now, so that it can always resume.
+    expect(calls[0]?.url).toBe('http://h/tasks?limit=0&tag=x&status=open')
+    expect(calls[1]?.url).toBe('http://h/tasks/events?after=4&tag=x&status=open')
     expect(calls[1]?.headers).toMatchObject({ accept: SSE, 'last-event-id': '4' })
   })
 
-  it('reconnects when the stream ends or fails, resuming after the last task yielded', async () => {
-    const event = (id: number) => `id: ${id}\nevent: task\ndata: {"id":${id},"name":"t"}\n\n`
+  it('reconnects when the stream ends or fails, resuming after the last seq yielded', async () => {
+    const event = (seq: number) => `id: ${seq}\nevent: updated\ndata: {"id":1,"version":${seq}}\n\n`
     const { calls, fetch } = recordingFetch((call) => {
       if (call === 0) return streamed([event(3), event(4)], SSE)
       if (call === 1) throw new TypeError('fetch failed')
@@ -557,9 +607,9 @@ describe('watch()', () => {
     const client = createClient({ baseUrl: 'http://h', fetch, retry: fast })
     const stop = new AbortController()
     const seen: number[] = []
-    for await (const task of client.watch({ after: 2, signal: stop.signal })) {
-      seen.push(task.id)
-      if (task.id === 5) stop.abort()
+    for await (const { seq } of client.watch({ after: 2, signal: stop.signal })) {
+      seen.push(seq)
+      if (seq === 5) stop.abort()
     }
     expect(seen).toEqual([3, 4, 5])
     expect(calls.map((c) => c.headers['last-event-id'])).toEqual(['2', '4', '4', '4'])
@@ -599,7 +649,7 @@ describe('watch()', () => {
         start(controller) {
           if (opened === 2) {
             controller.enqueue(
-              new TextEncoder().encode('event: task\ndata: {"id":1,"name":"x"}\n\n'),
+              new TextEncoder().encode('id: 1\nevent: created\ndata: {"id":1,"name":"x"}\n\n'),
             )
           }
           init?.signal?.addEventListener('abort', () => controller.error(init.signal?.reason))
@@ -609,8 +659,8 @@ describe('watch()', () => {
     }
     const client = createClient({ baseUrl: 'http://h', fetch, retry: fast, timeoutMs: 50 })
     const stop = new AbortController()
-    for await (const task of client.watch({ after: 0, signal: stop.signal })) {
-      expect(task).toEqual({ id: 1, name: 'x' })
+    for await (const event of client.watch({ after: 0, signal: stop.signal })) {
+      expect(event).toEqual({ type: 'created', seq: 1, task: { id: 1, name: 'x' } })
       stop.abort()
     }
     expect(opened).toBe(2)

@@ -20,15 +20,18 @@ export interface ServerPlace {
 
 /**
  * A real tasklane server, a process of its own from the server's sources, on 127.0.0.1,
- * with its own SQLite file; CORS for these origins if given. `restart`: the directory and
+ * with its own SQLite file (or the PostgreSQL database of `databaseUrl`); CORS for these origins if given. `restart`: the directory and
  * port of a stopped one, to start it again as it was.
  */
 export async function startServer({
   corsOrigins = [],
   restart,
+  databaseUrl,
 }: {
   corsOrigins?: string[]
   restart?: ServerPlace
+  /** A PostgreSQL URL (its search_path a schema of the test's) instead of the SQLite file. */
+  databaseUrl?: string
 } = {}) {
   const dir = restart?.dir ?? mkdtempSync(join(tmpdir(), 'tasklane-client-'))
   const server = await launch({
@@ -39,7 +42,8 @@ export async function startServer({
       PORT: String(restart?.port ?? 0),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'info',
-      DATABASE_URL: join(dir, 'tasks.db'),
+      DATABASE_URL: databaseUrl ?? join(dir, 'tasks.db'),
+      DATABASE_POOL_SIZE: '4',
       CORS_ORIGINS: corsOrigins.join(','),
       // The client's tests share both cores with other test files: never shed their requests.
       MAX_EVENT_LOOP_DELAY_MS: '0',

@@ -1,8 +1,11 @@
 export { ErrorBody } from './error.js'
 export {
+  ChangeTaskHeaders,
+  ChangeType,
   CreateTaskHeaders,
   commonErrors,
   type ErrorStatus,
+  GetTaskHeaders,
   type HeaderDefinition,
   ListTasksQuery,
   type ResponseHeaderName,
@@ -18,6 +21,7 @@ export {
   WatchTasksQuery,
 } from './routes.js'
 export {
+  DeletedTask,
   MAX_LIMIT,
   MAX_TASK_ID,
   NewTask,
@@ -25,5 +29,9 @@ export {
   Task,
   TaskId,
   TaskName,
+  TaskPatch,
+  TaskStatus,
   TaskTag,
+  TaskVersion,
+  Timestamp,
 } from './task.js'

@@ -7,13 +7,19 @@ export const MAX_TASK_ID = Number.MAX_SAFE_INTEGER
 export const MAX_LIMIT = 2_147_483_647
 
 /**
- * A run of 1..max Unicode code points with at least one non-whitespace character, no
- * U+0000 and no unpaired UTF-16 surrogate. Written so that it means the same with and
- * without the regular expression `u` flag: Ajv compiles patterns with it, most other
- * validators without.
+ * A run of 1..max Unicode code points with at least one visible character (not only
+ * whitespace or characters that show nothing), no U+0000 and no unpaired UTF-16
+ * surrogate. Written so that it means the same with and without the regular expression
+ * `u` flag: Ajv compiles patterns with it, most other validators without.
  */
 function textPattern(max: number): string {
-  return `^(?=[\\s\\S]*\\S)(?:[^\\u0000\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF]){1,${max}}$`
+  // Show nothing on their own: the soft hyphen, the combining grapheme joiner, the Hangul
+  // fillers, the Mongolian vowel separator, zero-width spaces and joiners, direction
+  // marks, embeddings, overrides and isolates, the invisible operators, the byte order
+  // mark. All in the Basic Multilingual Plane: a class of them reads the same with `u`.
+  const invisible =
+    '\\u00AD\\u034F\\u115F\\u1160\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\u3164\\uFEFF\\uFFA0'
+  return `^(?=[\\s\\S]*[^\\s${invisible}])(?:[^\\u0000\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF]){1,${max}}$`
 }
 
 /** A text field of at most `max` code points; `maxLength` counts code points in JSON Schema. */
@@ -42,21 +48,94 @@ export const TaskId = Type.Integer({
   examples: [1],
 })
 
+/** A task's state: `open` until done; done tasks can be opened again. */
+export const TaskStatus = Type.Union([Type.Literal('open'), Type.Literal('done')], {
+  description: 'open or done. A new task is open unless it says otherwise.',
+  examples: ['open'],
+})
+/** A task's state. */
+export type TaskStatus = Static<typeof TaskStatus>
+
+/** A task's version: 1 when created, one more on every change; its ETag is `"<version>"`. */
+export const TaskVersion = Type.Integer({
+  minimum: 1,
+  maximum: MAX_TASK_ID,
+  format: 'int64',
+  description: 'Version of the task: 1 when created, one more on every change.',
+  examples: [1],
+})
+
+/** An RFC 3339 UTC timestamp with milliseconds, as the server writes them. */
+export const Timestamp = (description: string) =>
+  Type.String({
+    format: 'date-time',
+    pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$',
+    description,
+    examples: ['2026-11-25T09:30:00.000Z'],
+  })
+
 /** The body of POST /task. */
 export const NewTask = Type.Object(
-  { name: TaskName, tag: Type.Optional(TaskTag) },
+  { name: TaskName, tag: Type.Optional(TaskTag), status: Type.Optional(TaskStatus) },
   { $id: 'NewTask', additionalProperties: false, description: 'A task to create.' },
 )
 /** The body of POST /task. */
 export type NewTask = Static<typeof NewTask>
 
-/** A stored task, as both operations return it. A task without a tag has no `tag` key. */
+/**
+ * A stored task, as every operation returns it. A task without a tag has no `tag` key. The
+ * seed's Task (`id`, `name`, `tag`) is a subset: a client that knows only those keeps working.
+ */
 export const Task = Type.Object(
-  { id: TaskId, name: TaskName, tag: Type.Optional(TaskTag) },
+  {
+    id: TaskId,
+    name: TaskName,
+    tag: Type.Optional(TaskTag),
+    status: TaskStatus,
+    version: TaskVersion,
+    createdAt: Timestamp('When the task was created (RFC 3339, UTC, milliseconds).'),
+    updatedAt: Timestamp('When the task last changed (RFC 3339, UTC, milliseconds).'),
+  },
   { $id: 'Task', additionalProperties: false, description: 'A stored task.' },
 )
-/** A stored task, as both operations return it. */
+/** A stored task, as every operation returns it. */
 export type Task = Static<typeof Task>
+
+/**
+ * The body of PATCH /tasks/{id}: a JSON Merge Patch (RFC 7396) of `name`, `tag` and
+ * `status`. `"tag": null` removes the tag; a patch must name at least one field.
+ */
+export const TaskPatch = Type.Object(
+  {
+    name: Type.Optional(TaskName),
+    tag: Type.Optional(
+      Type.Union([TaskTag, Type.Null()], {
+        description: 'A new tag (1–64 characters, not only whitespace), or null to remove it.',
+      }),
+    ),
+    status: Type.Optional(TaskStatus),
+  },
+  {
+    $id: 'TaskPatch',
+    additionalProperties: false,
+    minProperties: 1,
+    description: 'A JSON Merge Patch of a task: the fields to change. "tag": null removes the tag.',
+  },
+)
+/** The body of PATCH /tasks/{id}. */
+export type TaskPatch = Static<typeof TaskPatch>
+
+/** What a deleted task leaves in the change feed: its id and its version when deleted. */
+export const DeletedTask = Type.Object(
+  { id: TaskId, version: TaskVersion },
+  {
+    $id: 'DeletedTask',
+    additionalProperties: false,
+    description: 'A deleted task, as a "deleted" event of the change feed carries it.',
+  },
+)
+/** A deleted task in the change feed. */
+export type DeletedTask = Static<typeof DeletedTask>
 
 /** A reference to a named schema (`{ $ref: 'Task' }`) that keeps the target's static type. */
 export function ref<T extends TSchema>(schema: T, options: { description?: string } = {}) {

@@ -17,3 +17,17 @@ export function headerLines(rawHeaders: readonly string[], name: string): number
   }
   return count
 }
+
+/** Longest request line taken for an ordinary one when the headers overflow (bytes). */
+const LONG_REQUEST_LINE = 8 * 1024
+
+/**
+ * Whether the bytes Node was parsing when its header limit was reached (`rawPacket` of
+ * the error) are a request line still going, or one that long: a URL too long (414)
+ * rather than headers too large (431).
+ */
+export function requestLineTooLong(packet: Buffer | undefined): boolean {
+  if (packet === undefined) return false
+  const end = packet.indexOf('\r\n')
+  return end === -1 ? packet.length >= LONG_REQUEST_LINE : end >= LONG_REQUEST_LINE
+}

@@ -65,6 +65,11 @@ function at(schema: SchemaNode | undefined, value: unknown, pointer: string) {
 // A lone surrogate: a high one not followed by a low one, or a low one not preceded by a high one.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 
+/** A character that shows something: not whitespace, not one of the contract's invisible ones. */
+const VISIBLE =
+  // biome-ignore lint/suspicious/noMisleadingCharacterClass: U+034F stands alone here, as in the contract's pattern
+  /[^\s\u00AD\u034F\u115F\u1160\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\u3164\uFEFF\uFFA0]/
+
 const plural = (n: unknown, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
 
 /** `"name" and an optional "tag"`: the properties a schema allows, from the contract. */
@@ -95,6 +100,9 @@ function patternMessage(subject: string, node: SchemaNode | undefined, value: un
     if (value.includes('\u0000')) return `${subject} must not contain the NUL character (U+0000).`
     if (LONE_SURROGATE.test(value)) return `${subject} must not contain an unpaired surrogate.`
     if (!/\S/.test(value)) return `${subject} must contain at least one non-whitespace character.`
+    if (!VISIBLE.test(value)) {
+      return `${subject} must contain at least one visible character, not only invisible ones such as U+200B.`
+    }
   }
   const rule = /^[^.]*\./.exec(node?.description ?? '')?.[0]
   return rule ? `${subject} must be ${rule}` : `${subject} has an invalid format.`
@@ -133,9 +141,20 @@ export function validationMessage(
         : `Unknown ${kind.toLowerCase()} "${p.additionalProperty}".`
     case 'required':
       return `${kind} "${p.missingProperty}" is required.`
-    case 'type':
+    case 'minProperties': {
+      // Only a patch has a least number of properties: `{}` asks for no change at all.
+      const names = Object.keys(node?.properties ?? {}).map((key) => `"${key}"`)
+      const list =
+        names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`
+      return `The patch changes nothing: ${subject.charAt(0).toLowerCase()}${subject.slice(1)} must have at least one of ${list}.`
+    }
+    case 'type': {
       if (name === '' && context === 'body') return 'The request body must be a JSON object.'
+      // One of a few values (a status): name them rather than their type.
+      const allowed = allowedValues(node)
+      if (allowed) return `${subject} must be ${allowed}.`
       return `${subject} must be ${p.type === 'integer' ? 'an integer' : `a ${p.type}`}.`
+    }
     case 'minLength':
       return `${subject} must be at least ${plural(p.limit, 'character')} long.`
     case 'maxLength':

@@ -16,10 +16,19 @@ export default fp(
     if (origins.length === 0) return
     await app.register(cors, {
       origin: origins.includes('*') ? '*' : [...origins],
-      methods: ['GET', 'HEAD', 'POST'],
+      methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'],
       // Headers a browser may only read when listed: pagination, retries, replays, the
-      // request id that the client puts on its errors.
-      exposedHeaders: ['Link', 'Location', 'Retry-After', 'Idempotent-Replayed', 'X-Request-Id'],
+      // request id that the client puts on its errors, the ETag it sends back in If-Match
+      // and the seq a live listing follows the feed from.
+      exposedHeaders: [
+        'Link',
+        'Location',
+        'Retry-After',
+        'Idempotent-Replayed',
+        'X-Request-Id',
+        'ETag',
+        'Tasklane-Seq',
+      ],
       maxAge: 600,
     })
   },

@@ -23,10 +23,10 @@ export default fp(
         info: {
           title: 'tasklane',
           version: '1.0.0',
-          description: 'Create and list tasks over HTTP/JSON.',
+          description: 'Create, list, change, delete and watch tasks over HTTP/JSON.',
           license: { name: 'MIT', url: 'https://opensource.org/license/mit' },
         },
-        // Relative: the server that serves this document, wherever it is reached.
+        // Relative here (the document as built); /openapi.json names the absolute origin.
         servers: [{ url: '/', description: 'This server' }],
         // Without a token, an explicit "none": no operation requires a credential.
         ...(apiToken
@@ -44,7 +44,15 @@ export default fp(
     // Swagger UI's page loads its scripts from files (no inline script), so it renders
     // under a CSP of its own origin; security-headers.ts sends it.
     await app.register(swaggerUi, { routePrefix: DOCS_PATH, staticCSP: DOCS_CSP })
-    app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+    // The origin the request came to (through a trusted proxy: the one the client used), so
+    // that a client generated from the document works outside a browser too, where a
+    // relative URL has nothing to resolve against.
+    app.get('/openapi.json', { schema: { hide: true } }, async (request) => {
+      const document = app.swagger()
+      if (!request.host) return document
+      const url = `${request.protocol}://${request.host}`
+      return { ...document, servers: [{ url, description: 'This server' }] }
+    })
   },
   { name: 'docs' },
 )

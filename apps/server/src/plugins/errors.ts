@@ -6,6 +6,7 @@ import {
   type DomainError,
   IdempotencyConflictError,
   KeyInFlightError,
+  PreconditionFailedError,
   ShuttingDownError,
   TaskNotFoundError,
   TooManyStreamsError,
@@ -15,7 +16,15 @@ import {
 import { HttpError } from '../http/http-error.js'
 import { LogLimiter, rootCause } from '../http/log-limiter.js'
 import { pathOf } from '../http/raw-request.js'
+import { hasStaticRoute, METHODS } from '../http/static-route.js'
 import { validationMessage } from '../http/validation-message.js'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The media types a route's body may have, when not only JSON: its 415 names them. */
+    contentType?: string
+  }
+}
 
 /** What the response says: status, one sentence, extra headers. */
 export interface Described {
@@ -25,6 +34,22 @@ export interface Described {
 }
 
 const RETRY_SOON = { 'Retry-After': '1' }
+
+/** Out of file descriptors (a flood of connections, say): no reason to fail for good. */
+const OUT_OF_DESCRIPTORS = new Set(['EMFILE', 'ENFILE'])
+
+/** SQLite refused a write because its file or directory is read-only (SQLITE_READONLY_*). */
+const READ_ONLY = /^SQLITE_READONLY(_|$)/
+
+/** The `code` of an error or of any error in its chain of causes that `test` accepts. */
+function codeIn(error: unknown, test: (code: string) => boolean): boolean {
+  for (let inner = error, depth = 0; inner instanceof Error && depth < 8; depth++) {
+    const code = (inner as { code?: unknown }).code
+    if (typeof code === 'string' && test(code)) return true
+    inner = inner.cause
+  }
+  return false
+}
 
 /** Each domain error's status: the one place the domain meets HTTP. */
 const DOMAIN_STATUSES: [new (...args: never[]) => DomainError, number, Record<string, string>?][] =
@@ -50,9 +75,12 @@ const STATUS_MESSAGES: Record<number, string> = {
   406: 'The requested representation is not available.',
   408: 'The request took too long to arrive.',
   409: 'The request conflicts with one in progress.',
+  412: 'A precondition of the request failed.',
   413: 'The request body is too large.',
   414: 'The request URL is too long.',
   415: 'The request body has an unsupported media type.',
+  417: 'The expectation is not supported.',
+  421: 'The request was sent to a host this server does not answer to.',
   422: 'The request cannot be processed.',
   429: 'Too many requests.',
   431: 'The request headers are too large.',
@@ -86,8 +114,26 @@ export function describe(
   if (error instanceof HttpError) {
     return { status: error.statusCode, message: error.message, headers: error.headers }
   }
+  if (error instanceof PreconditionFailedError) {
+    // The task's current ETag: the client reads the task again, or retries knowing it.
+    return { status: 412, message: error.message, headers: { ETag: `"${error.version}"` } }
+  }
   for (const [type, status, headers] of DOMAIN_STATUSES) {
     if (error instanceof type) return { status, message: error.message, headers }
+  }
+  if (codeIn(error, (code) => OUT_OF_DESCRIPTORS.has(code))) {
+    return {
+      status: 503,
+      message: 'The server is too busy; retry the request shortly.',
+      headers: RETRY_SOON,
+    }
+  }
+  if (codeIn(error, (code) => READ_ONLY.test(code))) {
+    return {
+      status: 503,
+      message: 'The database cannot be written to (it is read-only); retry the request later.',
+      headers: { 'Retry-After': '10' },
+    }
   }
   const issue = error.validation?.[0]
   if (issue) {
@@ -103,6 +149,11 @@ export function describe(
     }
   }
   const known = error.code ? FASTIFY_ERRORS[error.code] : undefined
+  if (known === UNSUPPORTED_TYPE) {
+    // A route that takes other media types than JSON names them in its config.
+    const accepted = request.routeOptions.config?.contentType
+    if (accepted !== undefined) return { status: 415, message: `Content-Type must be ${accepted}.` }
+  }
   if (known) return known
   const status = error.statusCode
   if (status !== undefined && status >= 400 && status < 500) {
@@ -136,14 +187,23 @@ function matchedByAccident(params: Record<string, string> | undefined, path: str
   return [path, decoded].some((whole) => rest === whole || rest === whole.slice(1))
 }
 
+/** `GET or HEAD`, `GET, HEAD, PATCH or DELETE`: a list to pick one from. */
+function alternatives(words: readonly string[]): string {
+  return words.length < 3
+    ? words.join(' or ')
+    : `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`
+}
+
 /** Methods a path answers, derived from the registered routes (for 405 and `Allow`). */
 function allowedMethods(app: FastifyInstance, path: string): string[] {
-  const methods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const
-  return methods.filter((method) => {
+  const resource = hasStaticRoute(app, path)
+  return METHODS.filter((method) => {
     const route = app.findRoute({ method, url: path })
-    return (
-      route !== null && !matchedByAccident(route.params as Record<string, string> | undefined, path)
-    )
+    if (route === null) return false
+    const params = route.params as Record<string, string> | undefined
+    // `/tasks/events` is the feed: PATCH /tasks/{id} matching it does not make it patchable.
+    if (resource && Object.keys(params ?? {}).length > 0) return false
+    return !matchedByAccident(params, path)
   })
 }
 
@@ -163,6 +223,27 @@ export function clientErrorResponse(status: number): string {
 export default fp(
   async function errors(app: FastifyInstance) {
     const limiter = new LogLimiter()
+    /** Each route's one-line summary, by `METHOD /path`, to point a wrong method at it. */
+    const summaries = new Map<string, string>()
+    app.addHook('onRoute', (route) => {
+      const summary = (route.schema as { summary?: unknown } | undefined)?.summary
+      if (typeof summary !== 'string') return
+      for (const method of [route.method].flat()) summaries.set(`${method} ${route.url}`, summary)
+    })
+
+    /**
+     * ` Create a task: POST "/task".` when a route of the path's singular or plural answers
+     * the method: a route of its own at that path, not one whose parameter swallows it.
+     */
+    const sibling = (method: string, path: string): string => {
+      for (const other of [path.replace(/s$/, ''), `${path}s`]) {
+        const summary = summaries.get(`${method} ${other}`)
+        if (other === path || summary === undefined) continue
+        // Its first clause: `List tasks in ascending id order`, `Create a task`.
+        return ` ${summary.split(/[;(.]/)[0]?.trim()}: ${method} "${other}".`
+      }
+      return ''
+    }
     app.setErrorHandler((error: FastifyError, request, reply) => {
       const described = describe(error, request)
       if (described.status === 503) {
@@ -178,16 +259,20 @@ export default fp(
     app.setNotFoundHandler((request, reply) => {
       const path = pathOf(request.url)
       const allow = allowedMethods(app, path)
+      // A route took the path and found nothing there (a missing file under /docs/static/).
+      if (allow.includes(request.method)) {
+        return sendError(reply, { status: 404, message: `Nothing is found at "${path}".` })
+      }
       if (allow.length > 0) {
         return sendError(reply, {
           status: 405,
-          message: `Method ${request.method} is not allowed on ${path}; use ${allow.join(' or ')}.`,
+          message: `Method ${request.method} is not allowed on "${path}"; use ${alternatives(allow)}.${sibling(request.method, path)}`,
           headers: { Allow: allow.join(', ') },
         })
       }
       return sendError(reply, {
         status: 404,
-        message: `No route matches ${request.method} ${path}.`,
+        message: `No route matches ${request.method} "${path}".`,
       })
     })
   },

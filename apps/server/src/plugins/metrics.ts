@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
-import type { WriterObserver } from '../tasks/writer.js'
+import type { WriterObserver } from '../tasks/task-writer.js'
 
 /** The route label of requests that matched no route (404, 405): one label, never the URL. */
 const UNMATCHED_ROUTE = 'unmatched'
@@ -29,7 +29,7 @@ declare module 'fastify' {
 
 /**
  * `GET /metrics` in the Prometheus text format: requests by method, route template and
- * status, their latency by route, created tasks, group commits (latency, batch size), the
+ * status, their latency by route, created, changed and deleted tasks, group commits (latency, batch size), the
  * write queue, feed subscribers, and the default Node.js process metrics. Each app has a
  * registry of its own. Auth and rate limiting apply as to any API route.
  */
@@ -62,21 +62,31 @@ export default fp(
       help: 'Tasks created (replays of an Idempotency-Key are not counted).',
       registers,
     })
+    const updated = new Counter({
+      name: 'tasklane_tasks_updated_total',
+      help: 'Tasks changed by PATCH (replays and patches that change nothing are not counted).',
+      registers,
+    })
+    const deleted = new Counter({
+      name: 'tasklane_tasks_deleted_total',
+      help: 'Tasks deleted (replays of an Idempotency-Key are not counted).',
+      registers,
+    })
     const commitSeconds = new Histogram({
       name: 'tasklane_commit_duration_seconds',
-      help: 'Time to commit one batch of creates (one transaction, one fsync).',
+      help: 'Time to commit one batch of writes (one transaction, one fsync).',
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
       registers,
     })
     const batchSize = new Histogram({
       name: 'tasklane_commit_batch_size',
-      help: 'Creates committed together in one transaction (group commit).',
+      help: 'Writes (creates, changes, deletes) committed together in one transaction (group commit).',
       buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512],
       registers,
     })
     const queueDepth = new Gauge({
       name: 'tasklane_write_queue_depth',
-      help: 'Creates waiting for a commit; past 10000 creates are refused with 503.',
+      help: 'Writes waiting for a commit; past 10000 writes are refused with 503.',
       registers,
     })
     const subscribers = new Gauge({
@@ -91,6 +101,8 @@ export default fp(
           commitSeconds.observe(commit.seconds)
           batchSize.observe(commit.size)
           created.inc(commit.created)
+          updated.inc(commit.updated)
+          deleted.inc(commit.deleted)
         },
         onQueueDepth: (depth) => queueDepth.set(depth),
       },

@@ -25,6 +25,33 @@ function decimal(value: string): number {
   return Number.isFinite(number) ? number : Math.sign(number) * Number.MAX_VALUE
 }
 
+/** Decodes one part of a query string; undefined when it is not percent-encoded UTF-8. */
+function decoded(part: string): string | undefined {
+  try {
+    return decodeURIComponent(part.replaceAll('+', ' '))
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The query string's first parameter whose name or value is not percent-encoded UTF-8
+ * (`tag=%FF`, `tag=100%`): the parser would pass on U+FFFD or the text as it came, so a
+ * filter would silently match nothing. Its name, or `undefined` when all are sound.
+ */
+function badlyEncoded(url: string): { name: string } | undefined {
+  const start = url.indexOf('?')
+  if (start === -1 || !url.includes('%', start)) return undefined
+  for (const pair of url.slice(start + 1).split('&')) {
+    const equals = pair.indexOf('=')
+    const rawName = equals === -1 ? pair : pair.slice(0, equals)
+    const name = decoded(rawName)
+    if (name === undefined) return { name: rawName }
+    if (equals !== -1 && decoded(pair.slice(equals + 1)) === undefined) return { name }
+  }
+  return undefined
+}
+
 /**
  * Validation never coerces types (`{"name": 123}` stays a number and is rejected), so
  * query, path and header values, which are strings on the wire, are converted here: a plain
@@ -46,6 +73,13 @@ async function strictParams(app: FastifyInstance): Promise<void> {
         : undefined
     // A callback hook, not an async one: it runs on every request and never waits.
     const hook = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+      const bad = badlyEncoded(request.url)
+      if (bad !== undefined) {
+        done(
+          new HttpError(400, `Query parameter "${bad.name}" is not valid percent-encoded UTF-8.`),
+        )
+        return
+      }
       const query = request.query as Record<string, unknown>
       let unknown: string[] | undefined
       for (const key in query) {

@@ -29,12 +29,14 @@ function send(request: FastifyRequest, reply: FastifyReply, file: WebFile, cache
 export default fp(
   async function webPage(app: FastifyInstance, { root }: WebPageOptions) {
     const page = await readWebPage(root)
+    // Where it was looked for goes to the operator's log; a response never shows a path.
+    if (page === undefined) app.log.warn({ root }, 'the web page is not built; / answers 503')
     const hide = { schema: { hide: true } }
     app.get('/', hide, async (request, reply) => {
       if (page === undefined) {
         throw new HttpError(
           503,
-          `The web page is not built (no ${root}/index.html): run "pnpm build" in the repository.`,
+          'The web page is not built: run "pnpm build" in the repository. The API works as ever.',
         )
       }
       return send(request, reply, page.index, PAGE_CACHE)

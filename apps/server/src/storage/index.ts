@@ -5,7 +5,17 @@ import type { Storage, StorageConfig } from './storage.js'
 
 export type { StorageEvent } from './events.js'
 export { StorageOpenError } from './open-error.js'
-export type { ListFilter, Storage, StorageConfig, TaskWrite, WriteOutcome } from './storage.js'
+export type {
+  AtSeq,
+  Change,
+  IfMatch,
+  ListFilter,
+  Snapshot,
+  Storage,
+  StorageConfig,
+  TaskWrite,
+  WriteOutcome,
+} from './storage.js'
 
 /**
  * Opens the configured database, runs pending migrations, and returns the Storage port;
@@ -14,10 +24,7 @@ export type { ListFilter, Storage, StorageConfig, TaskWrite, WriteOutcome } from
 export async function openStorage(config: StorageConfig): Promise<Storage> {
   try {
     return config.kind === 'postgres'
-      ? await openPostgres(config.url, config.poolSize, {
-          commitCheckMs: config.commitCheckMs,
-          timeoutMs: config.timeoutMs,
-        })
+      ? await openPostgres(config)
       : await openSqlite(config.filename)
   } catch (error) {
     throw new StorageOpenError(config, error)

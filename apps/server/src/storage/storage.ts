@@ -1,4 +1,4 @@
-import type { Task } from '@tasklane/contract'
+import type { Task, TaskPatch } from '@tasklane/contract'
 import type { StorageEvent } from './events.js'
 
 /** Where tasks are stored: an SQLite file (or `:memory:`), or a PostgreSQL database. */
@@ -7,9 +7,24 @@ export type StorageConfig =
   | {
       readonly kind: 'postgres'
       readonly url: string
-      /** Connections this instance may hold. */
+      /** Connections this instance may hold for requests (and as many again for streamed listings). */
       readonly poolSize: number
-      /** How often the newest id is read besides commit notifications (ms; default 1000). */
+      /**
+       * A URL that reaches PostgreSQL directly, not through a pooler, for the sessions the
+       * server holds: the change feed's LISTEN and the migrations. Without it, both use `url`;
+       * when `url` is not a session of its own, other instances' commits are then polled for.
+       */
+      readonly directUrl?: string | undefined
+      /**
+       * Whether `url`'s connections are sessions of their own: `on` (named prepared statements,
+       * timeouts set once per connection, LISTEN), `off` (a transaction-mode pooler: nothing
+       * outlives a transaction), `auto` (the default: detected when the storage opens).
+       */
+      readonly preparedStatements?: 'auto' | 'on' | 'off' | undefined
+      /**
+       * How often the newest seq is read (ms): besides commit notifications (default 1000), or
+       * instead of them when no connection can LISTEN (default 250).
+       */
       readonly commitCheckMs?: number
       /**
        * Longest wait for a connection, a lock or a statement (ms; default 5000): past it
@@ -18,62 +33,151 @@ export type StorageConfig =
       readonly timeoutMs?: number
     }
 
-/** One create of a batch: the task, and its Idempotency-Key with a digest of the body. */
-export interface TaskWrite {
-  readonly name: string
-  readonly tag?: string | undefined
+/** If-Match as a write checks it: `*` (any existing task), or the versions its ETags name. */
+export type IfMatch = '*' | readonly number[]
+
+/** What every write of a batch carries: its Idempotency-Key and the digest of its request. */
+interface Keyed {
   readonly key?: string | undefined
-  /** Digest of the body; a repeated key replays only when it matches. */
+  /** Digest of the method, task and body; a repeated key replays only when it matches. */
   readonly fingerprint: string
 }
 
-/**
- * What a create came to: a new task, the task its key created before (`replayed`), or a
- * key already used with another body.
- */
-export type WriteOutcome = { task: Task; replayed: boolean } | 'conflict'
+/** One write of a batch: a create, a change (JSON Merge Patch) or a delete. */
+export type TaskWrite =
+  | (Keyed & {
+      readonly kind: 'create'
+      readonly name: string
+      readonly tag?: string | undefined
+      readonly status?: 'open' | 'done' | undefined
+    })
+  | (Keyed & {
+      readonly kind: 'update'
+      readonly id: number
+      readonly patch: TaskPatch
+      readonly ifMatch?: IfMatch | undefined
+    })
+  | (Keyed & {
+      readonly kind: 'delete'
+      readonly id: number
+      readonly ifMatch?: IfMatch | undefined
+    })
 
-/** Which tasks a listing returns: ids between `after` and `before`, optionally only one tag. */
+/**
+ * What a write came to. `written`: committed (or, `replayed`, the response its key got
+ * before), with the task as answered (none for a delete) and the seq of the change;
+ * `changed` is false for a patch that changed nothing. Otherwise: no such task, If-Match
+ * not met (with the current version), or a key used before with another request.
+ */
+export type WriteOutcome =
+  | {
+      readonly result: 'written'
+      readonly task: Task | undefined
+      readonly seq: number
+      readonly replayed: boolean
+      readonly changed: boolean
+    }
+  | { readonly result: 'not-found' }
+  | { readonly result: 'precondition-failed'; readonly version: number }
+  | { readonly result: 'key-conflict' }
+
+/** Which tasks a listing returns: ids between `after` and `before`, optionally one tag and one status. */
 export interface ListFilter {
   /** Only ids above this. */
   readonly after?: number | undefined
   /** Only ids below this. */
   readonly before?: number | undefined
   readonly tag?: string | undefined
+  readonly status?: 'open' | 'done' | undefined
   /** `asc` (the default): oldest first; `desc`: newest first. */
   readonly order?: 'asc' | 'desc' | undefined
 }
 
+/** A read and the seq it reflects: every change up to `seq` and none after. */
+export interface AtSeq<T> {
+  readonly value: T
+  readonly seq: number
+}
+
+/** One task's latest change, as the change feed reads it. */
+export interface Change {
+  readonly seq: number
+  readonly id: number
+  readonly version: number
+  /** The task after the change; undefined when the change deleted it. */
+  readonly task: Task | undefined
+  /** The seq of the change before this one; 0 when this change created the task. */
+  readonly prevSeq: number
+  /** The task's tag and status before this change (undefined when it created the task). */
+  readonly prev: { readonly tag: string | undefined; readonly status: 'open' | 'done' } | undefined
+}
+
+/**
+ * A consistent snapshot of the tasks for a listing that is read in several queries (a
+ * streamed list): every query sees the database as of `seq`. Close it when done.
+ */
+export interface Snapshot {
+  readonly seq: number
+  /** Up to `limit` live tasks matching the filter, in its order, as of `seq`. */
+  listTasks(filter: ListFilter, limit: number): Promise<Task[]>
+  /** Up to `limit` ids of live tasks matching the filter, in its order, as of `seq`. */
+  listIds(filter: ListFilter, limit: number): Promise<number[]>
+  close(): Promise<void>
+}
+
+/** What a snapshot's reads answer once it is closed. */
+export const closed = (): Promise<never> => Promise.reject(new Error('The snapshot is closed.'))
+
 /**
  * The one port to stored tasks, whatever the backend. Failures that mean the database
  * cannot serve right now reject with DatabaseUnavailableError; anything else is a fault.
+ * Every change (create, update, delete) gets the next number of one sequence per database,
+ * `seq`, in commit order across every server instance on it.
  */
 export interface Storage {
+  /** Which database it is: the descriptors it may hold differ (app.ts). */
   readonly kind: StorageConfig['kind']
-  /** The task with this id, or undefined. */
-  findTask(id: number): Promise<Task | undefined>
-  /** Up to `limit` tasks matching the filter, in the filter's order. */
-  listTasks(filter: ListFilter, limit: number): Promise<Task[]>
-  /** The ids of the `n`-th task (1-based) matching the filter and of up to `count - 1` after it. */
-  taskIdsFrom(filter: ListFilter, n: number, count: number): Promise<number[]>
-  /** The id of the newest committed task, 0 when there is none; every smaller id is final. */
-  newestId(): Promise<number>
   /**
-   * Calls `listener` with a new high-water id whenever the tasks up to it are known to be
+   * How many batches a group-commit writer may have on their way to `write` at once. SQLite's
+   * writer thread commits every batch that has arrived when a commit begins, so batches are
+   * best sent as they form; PostgreSQL commits each call on its own, and two in flight keep
+   * it busy without splitting the queue into small commits.
+   */
+  readonly batchesInFlight: number
+  /**
+   * How many snapshots (streamed listings) may be open at once: each holds a PostgreSQL
+   * connection of its own for as long as it streams; on SQLite, no bound of its own.
+   */
+  readonly maxSnapshots: number
+  /** The live task with this id (undefined when none or deleted), and the seq the read reflects. */
+  findTask(id: number): Promise<AtSeq<Task | undefined>>
+  /** Up to `limit` live tasks matching the filter, in its order, in one snapshot. */
+  listTasks(filter: ListFilter, limit: number): Promise<AtSeq<Task[]>>
+  /** A snapshot to read a long listing from in several queries. */
+  openSnapshot(): Promise<Snapshot>
+  /**
+   * The newest seq in the database, read after this call was made (reads made for several
+   * callers at once are shared, never one that started before the caller asked).
+   */
+  newestSeq(): Promise<number>
+  /** Up to `limit` tasks whose latest change has a seq above `after`, ascending by seq. */
+  changesAfter(after: number, limit: number): Promise<Change[]>
+  /**
+   * Calls `listener` with a new high-water seq whenever the changes up to it are known to be
    * committed, by this server or (PostgreSQL) any other on the database; returns the
-   * function that stops the calls. It carries ids, never tasks: one call may stand for
-   * several commits, and a late one still tells all, so readers fetch the tasks themselves.
+   * function that stops the calls. One call may stand for several commits.
    */
-  onCommitted(listener: (newestId: number) => void): () => void
+  onCommitted(listener: (seq: number) => void): () => void
   /**
-   * Commits a batch of creates in one transaction (one fsync), checking and storing each
-   * Idempotency-Key with its task; keys created before `notBefore` have expired. Ids are
-   * assigned in commit order, across every server on the database (a batch's tasks commit
-   * together). Resolves with one outcome per item, in order.
+   * Commits a batch of writes in one transaction (one fsync), in order (a write sees the
+   * ones before it), checking and storing each Idempotency-Key with its response; keys
+   * stored before `notBefore` have expired. Resolves with one outcome per write.
    */
-  writeTasks(items: readonly TaskWrite[], now: number, notBefore: number): Promise<WriteOutcome[]>
+  write(items: readonly TaskWrite[], now: number, notBefore: number): Promise<WriteOutcome[]>
   /** Deletes Idempotency-Keys created before `before`; resolves with how many went. */
   purgeIdempotencyKeys(before: number): Promise<number>
+  /** How many live tasks there are (at start-up, to say what was opened). */
+  countTasks(): Promise<number>
   /** True when the database answers a read. */
   ping(): Promise<boolean>
   /**

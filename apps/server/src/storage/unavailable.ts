@@ -47,6 +47,21 @@ const UNAVAILABLE_MESSAGES = [
   'Cannot use a pool after calling end on the pool',
   // node-postgres' query_timeout: the server did not answer in time.
   'Query read timeout',
+  // PgBouncer's own refusals, whatever SQLSTATE a release sends them with (1.18: 08P01):
+  // its client slots are full, no server connection freed up in time, its logins to
+  // PostgreSQL fail (and it then refuses for server_login_retry), a server connection died
+  // under a query, its query_timeout or idle_transaction_timeout ended the transaction, an
+  // operator paused, killed or reconfigured the database.
+  'no more connections allowed',
+  'query_wait_timeout',
+  'server_login_retry',
+  'pgbouncer cannot connect to server',
+  'client_login_timeout',
+  'server conn crashed',
+  'query timeout',
+  'idle transaction timeout',
+  'database removed',
+  'database configuration changed',
 ]
 
 /**

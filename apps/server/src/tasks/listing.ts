@@ -2,18 +2,21 @@ import { Readable } from 'node:stream'
 import type { ListTasksQuery, Task } from '@tasklane/contract'
 import type { FastifyReply } from 'fastify'
 import { TooManyStreamsError } from '../errors.js'
-import type { ListFilter, Storage } from '../storage/index.js'
+import type { ListFilter, Snapshot, Storage } from '../storage/index.js'
 import { type Format, PageCache } from './page-cache.js'
 import { TurnBudget } from './turn-budget.js'
 
 /** Pages up to this size are built in memory; larger ones and the full list are streamed. */
-const BUFFERED_PAGE_MAX = 1000
+export const BUFFERED_PAGE_MAX = 1000
 
 /**
  * Tasks read per query while streaming a large listing: small, so that each read (a
  * synchronous one on SQLite) holds the event loop briefly.
  */
 const STREAM_CHUNK = 250
+
+/** Ids read per query while finding where a large page ends (for its Link). */
+const WALK_CHUNK = 1000
 
 /**
  * Options of Readable.from for a listing: one chunk read ahead at most, so a stream
@@ -37,24 +40,30 @@ const CONTENT_TYPES: Record<Format, string> = {
  * The `Link` to the page after one that ends at `lastId`: the cursor moves (`after`
  * ascending, `before` descending) and every other parameter stays.
  */
-function nextLink({ limit, after, before, tag, order }: ListTasksQuery, lastId: number): string {
+function nextLink(
+  { limit, after, before, tag, status, order }: ListTasksQuery,
+  lastId: number,
+): string {
   const cursor =
     order === 'desc'
       ? `before=${lastId}&order=desc${after === undefined ? '' : `&after=${after}`}`
       : `after=${lastId}${before === undefined ? '' : `&before=${before}`}`
+  const statusParam = status === undefined ? '' : `&status=${status}`
   const tagParam = tag === undefined ? '' : `&tag=${encodeURIComponent(tag)}`
-  return `</tasks?limit=${limit}&${cursor}${tagParam}>; rel="next"`
+  return `</tasks?limit=${limit}&${cursor}${statusParam}${tagParam}>; rel="next"`
 }
+
+/** The filter moved past `lastId` in its order. */
+const past = (filter: ListFilter, lastId: number): ListFilter =>
+  filter.order === 'desc' ? { ...filter, before: lastId } : { ...filter, after: lastId }
 
 /**
  * Every task matching the filter (at most `limit`), as a series of short queries of
- * `chunk` rows each. No cursor stays open between chunks, so a slow reader never holds
- * the connection that other requests need, and stopping early releases nothing but
- * this generator. Each chunk waits for its share of the event loop (`budget`), so that
- * many streams share the server fairly with every other request.
+ * `chunk` rows each, all in one snapshot. Each chunk waits for its share of the event loop
+ * (`budget`), so that many streams share the server fairly with every other request.
  */
 async function* taskChunks(
-  storage: Storage,
+  snapshot: Snapshot,
   budget: TurnBudget,
   filter: ListFilter,
   limit = Number.POSITIVE_INFINITY,
@@ -64,12 +73,43 @@ async function* taskChunks(
   while (remaining > 0) {
     const size = Math.min(STREAM_CHUNK, remaining)
     await budget.take()
-    const tasks = await storage.listTasks(cursor, size)
+    const tasks = await snapshot.listTasks(cursor, size)
     if (tasks.length > 0) yield tasks
     if (tasks.length < size) return
     remaining -= tasks.length
-    const last = (tasks.at(-1) as Task).id
-    cursor = filter.order === 'desc' ? { ...cursor, before: last } : { ...cursor, after: last }
+    cursor = past(cursor, (tasks.at(-1) as Task).id)
+  }
+}
+
+/**
+ * The last id of a page of `limit` tasks when more tasks follow it (so it needs a Link),
+ * else undefined. When the ids between the first and last matching task are fewer than
+ * `limit`, no task can follow: answered at once (`limit=2147483647`). Otherwise the ids
+ * are walked a chunk at a time, each waiting for its share of the event loop.
+ */
+async function endOfLargePage(
+  snapshot: Snapshot,
+  budget: TurnBudget,
+  filter: ListFilter,
+  limit: number,
+): Promise<number | undefined> {
+  const [first] = await snapshot.listIds(filter, 1)
+  if (first === undefined) return undefined
+  const [last] = await snapshot.listIds(
+    { ...filter, order: filter.order === 'desc' ? 'asc' : 'desc' },
+    1,
+  )
+  if (Math.abs((last as number) - first) + 1 <= limit) return undefined
+  let cursor = filter
+  let seen = 0
+  for (;;) {
+    await budget.take()
+    const want = Math.min(WALK_CHUNK, limit + 1 - seen)
+    const ids = await snapshot.listIds(cursor, want)
+    if (seen + ids.length > limit) return ids[limit - seen - 1]
+    seen += ids.length
+    if (ids.length < want) return undefined
+    cursor = past(cursor, ids.at(-1) as number)
   }
 }
 
@@ -120,56 +160,45 @@ function body(format: Format, text: string): string | Buffer {
 }
 
 /**
- * GET /tasks: small pages are built in memory, pages that can never change cached,
- * large pages and the full list streamed in chunks so memory stays flat; as a JSON array,
- * or one Task per line when the client asks for NDJSON. At most `maxStreams` listings
- * stream at once: past it, TooManyStreamsError (503).
+ * GET /tasks: small pages are built in memory and kept while nothing changes; large pages
+ * and the full list are streamed in chunks from one snapshot, so memory stays flat and
+ * the whole answer reflects one `Tasklane-Seq`; as a JSON array, or one Task per line
+ * when the client asks for NDJSON. At most `maxStreams` listings stream at once: past it,
+ * TooManyStreamsError (503).
  */
-export function createListing(
-  storage: Storage,
-  { maxStreams = 100 }: { maxStreams?: number } = {},
-) {
-  const pages = new PageCache()
+export class Listing {
+  readonly #storage: Storage
+  readonly #maxStreams: number
+  readonly #pages = new PageCache()
+  readonly #budget = new TurnBudget(CHUNKS_PER_TURN)
   /** Listings being streamed now. */
-  let streams = 0
-  const budget = new TurnBudget(CHUNKS_PER_TURN)
-  /** An id known to be committed, hence every smaller one too: it only grows. */
-  let committed = 0
+  #streams = 0
 
-  /**
-   * Whether a page can never change. Ascending: once `limit` tasks and one more exist
-   * after the cursor, no task can join them, since ids are assigned in commit order.
-   * Descending, the first page changes with every create; a page `before=X` is final once
-   * every id below X is assigned, i.e. once an id of at least X - 1 is known committed,
-   * and only if that was known *before* the page was read (a task could commit in between).
-   */
-  async function finalAfterRead(query: ListTasksQuery): Promise<(more: boolean) => boolean> {
-    if (query.order !== 'desc') return (more) => more
-    const { before } = query
-    if (before === undefined) return () => false
-    if (before - 1 > committed) committed = Math.max(committed, await storage.newestId())
-    const final = before - 1 <= committed
-    return () => final
+  constructor(storage: Storage, { maxStreams = 100 }: { maxStreams?: number } = {}) {
+    this.#storage = storage
+    // Each streamed listing holds a snapshot: no more stream than the storage can hold.
+    this.#maxStreams = Math.min(maxStreams, storage.maxSnapshots)
   }
 
-  return async function list(
-    query: ListTasksQuery,
-    format: Format,
-    reply: FastifyReply,
-  ): Promise<unknown> {
-    const { limit, after, before, tag, order } = query
-    const filter: ListFilter = { after, before, tag, order }
+  async list(query: ListTasksQuery, format: Format, reply: FastifyReply): Promise<unknown> {
+    const { limit, after, before, tag, status, order } = query
+    const filter: ListFilter = { after, before, tag, status, order }
     // Added to what is there already (CORS varies by Origin).
     const vary = reply.getHeader('vary')
     reply.header('Vary', vary === undefined ? 'Accept' : `${vary}, Accept`)
     reply.type(CONTENT_TYPES[format])
-    if (limit === 0) return reply.send(body(format, format === 'json' ? '[]' : ''))
+    if (limit === 0) {
+      reply.header('Tasklane-Seq', await this.#storage.newestSeq())
+      return reply.send(body(format, format === 'json' ? '[]' : ''))
+    }
     if (limit !== undefined && limit <= BUFFERED_PAGE_MAX) {
       const key = PageCache.key(query, format)
-      let page = pages.get(key)
+      // Only a page kept before is worth checking the newest seq for.
+      let page = this.#pages.has(key)
+        ? this.#pages.get(key, await this.#storage.newestSeq())
+        : undefined
       if (page === undefined) {
-        const isFinal = await finalAfterRead(query)
-        const tasks = await storage.listTasks(filter, limit + 1)
+        const { value: tasks, seq } = await this.#storage.listTasks(filter, limit + 1)
         const more = tasks.length > limit
         if (more) tasks.length = limit
         page = {
@@ -179,24 +208,48 @@ export function createListing(
             format === 'json' ? (reply.serialize(tasks) as string) : ndjson(tasks),
           ),
           link: more ? nextLink(query, (tasks.at(-1) as Task).id) : undefined,
+          seq,
         }
-        if (isFinal(more)) pages.set(key, page)
+        this.#pages.set(key, page)
       }
       if (page.link !== undefined) reply.header('Link', page.link)
-      return reply.send(page.body)
+      return reply.header('Tasklane-Seq', page.seq).send(page.body)
     }
-    if (streams >= maxStreams) throw new TooManyStreamsError(maxStreams)
-    streams++
-    // Counted until the response is done or its connection gone, however it ends.
-    reply.raw.once('close', () => streams--)
-    if (limit !== undefined) {
-      // One query: the page's last id, and whether a task follows it.
-      const [lastId, following] = await storage.taskIdsFrom(filter, limit, 2)
-      if (lastId !== undefined && following !== undefined) {
-        reply.header('Link', nextLink(query, lastId))
+    return this.#stream(query, filter, format, reply)
+  }
+
+  async #stream(
+    query: ListTasksQuery,
+    filter: ListFilter,
+    format: Format,
+    reply: FastifyReply,
+  ): Promise<unknown> {
+    if (this.#streams >= this.#maxStreams) throw new TooManyStreamsError(this.#maxStreams)
+    this.#streams++
+    let snapshot: Snapshot | undefined
+    let done = false
+    // Counted, and its snapshot held, until the response is done or its connection gone,
+    // however it ends.
+    reply.raw.once('close', () => {
+      done = true
+      this.#streams--
+      void snapshot?.close()
+    })
+    snapshot = await this.#storage.openSnapshot()
+    if (done) await snapshot.close()
+    let chunks: AsyncGenerator<Task[]>
+    try {
+      reply.header('Tasklane-Seq', snapshot.seq)
+      if (query.limit !== undefined) {
+        const lastId = await endOfLargePage(snapshot, this.#budget, filter, query.limit)
+        if (lastId !== undefined) reply.header('Link', nextLink(query, lastId))
       }
+      chunks = await readingAhead(taskChunks(snapshot, this.#budget, filter, query.limit))
+    } catch (error) {
+      // The client left while the listing was being prepared: nobody to answer.
+      if (done) return reply
+      throw error
     }
-    const chunks = await readingAhead(taskChunks(storage, budget, filter, limit))
     const text = format === 'json' ? jsonArray(chunks) : ndjsonLines(chunks)
     return reply.send(Readable.from(text, STREAM_OPTIONS))
   }

@@ -3,17 +3,18 @@ import type { ListTasksQuery } from '@tasklane/contract'
 /** How a listing is written: a JSON array, or one JSON Task per line. */
 export type Format = 'json' | 'ndjson'
 
-/** A page of GET /tasks as sent: the serialized body and its `Link` header, if any. */
+/** A page of GET /tasks as sent: the serialized body, its `Link` header, and the seq it reflects. */
 export interface CachedPage {
   readonly body: string | Buffer
   readonly link: string | undefined
+  readonly seq: number
 }
 
 /**
- * Pages that can never change. Ids only grow (in commit order, on every backend) and
- * tasks are never edited or deleted, so some pages are final: listing.ts decides which
- * (an ascending page with a task after it; a descending one whose ids below it are all
- * assigned) and only those are kept. Least recently used pages go first.
+ * Pages as last read, each with the seq it reflects. A page is served again only while the
+ * database's newest seq is still that seq: nothing has been created, changed or deleted
+ * since, on any instance, so the page is what a read would answer now. Least recently used
+ * pages go first.
  */
 export class PageCache {
   readonly #pages = new Map<string, CachedPage>()
@@ -26,18 +27,23 @@ export class PageCache {
   ) {}
 
   static key(query: ListTasksQuery, format: Format): string {
-    const { limit, after, before, order = 'asc', tag } = query
+    const { limit, after, before, order = 'asc', status, tag } = query
     // The tag goes last: it is the only part that may contain the separator.
-    return `${format}:${order}:${limit}:${after ?? 0}:${before ?? ''}:${tag === undefined ? '' : `=${tag}`}`
+    return `${format}:${order}:${limit}:${after ?? 0}:${before ?? ''}:${status ?? ''}:${tag === undefined ? '' : `=${tag}`}`
   }
 
-  get(key: string): CachedPage | undefined {
+  /** The page under `key` if it reflects `seq`. */
+  get(key: string, seq: number): CachedPage | undefined {
     const page = this.#pages.get(key)
-    if (page) {
-      this.#pages.delete(key)
-      this.#pages.set(key, page)
-    }
+    if (page === undefined || page.seq !== seq) return undefined
+    this.#pages.delete(key)
+    this.#pages.set(key, page)
     return page
+  }
+
+  /** Whether a page is kept under `key`, whatever its seq. */
+  has(key: string): boolean {
+    return this.#pages.has(key)
   }
 
   set(key: string, page: CachedPage): void {

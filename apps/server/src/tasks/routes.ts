@@ -1,14 +1,17 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { type RouteDefinition, responsesOf, routes, type ServerFeatures } from '@tasklane/contract'
-import type { FastifyInstance, FastifyReply } from 'fastify'
+import type { FastifyInstance, FastifyReply, onRequestHookHandler } from 'fastify'
 import { TaskNotFoundError } from '../errors.js'
 import { preferredMedia } from '../http/accept.js'
+import { etagOf, ifMatchOf, noneMatchHits } from '../http/entity-tags.js'
 import { HttpError } from '../http/http-error.js'
-import { headerLines } from '../http/raw-request.js'
+import { headerLines, pathOf } from '../http/raw-request.js'
+import { hasStaticRoute } from '../http/static-route.js'
+import { parseJsonBody } from '../plugins/json-body.js'
 import type { Storage } from '../storage/index.js'
-import { createFeed } from './feed.js'
-import { createListing, NDJSON } from './listing.js'
-import { createTaskWriter, IDEMPOTENCY_TTL_MS, type WriterObserver } from './writer.js'
+import { Feed } from './feed.js'
+import { Listing, NDJSON } from './listing.js'
+import { IDEMPOTENCY_TTL_MS, TaskWriter, type WriterObserver, type Written } from './task-writer.js'
 
 /**
  * Fastify route options from a contract route: the schema travels unchanged, its responses
@@ -25,7 +28,7 @@ export function fromContract<const R extends RouteDefinition>(route: R, features
 /** Options of the task routes. */
 export interface TaskRoutesOptions {
   readonly storage: Storage
-  /** Concurrent creates share one commit (default); false: one commit per create. */
+  /** Concurrent writes share one commit (default); false: one commit per write. */
   readonly groupCommit?: boolean
   /** Told of every commit and of the write queue's depth (metrics). */
   readonly writerObserver?: WriterObserver
@@ -41,9 +44,42 @@ export interface TaskRoutesOptions {
   readonly features?: ServerFeatures
 }
 
+/** The media types a PATCH body may have: a JSON Merge Patch (RFC 7396), or plain JSON. */
+const MERGE_PATCH = 'application/merge-patch+json'
+const PATCH_TYPES = `${MERGE_PATCH} or application/json`
+
 /**
- * GET /tasks, POST /task, GET /tasks/{id} and GET /tasks/events, registered from the
- * contract's route objects.
+ * A body's Content-Type must be given exactly once. Checked before parsing: a body-less
+ * request without Content-Type skips the parser but is still the wrong type, and Node keeps
+ * only the first of several Content-Type lines where a proxy may read the last.
+ */
+function oneContentType(expected: string): onRequestHookHandler {
+  return (request, _reply, done) => {
+    const lines = headerLines(request.raw.rawHeaders, 'content-type')
+    done(
+      lines === 1
+        ? undefined
+        : new HttpError(
+            415,
+            lines === 0
+              ? `Content-Type must be ${expected}.`
+              : `Content-Type must be given once, as ${expected}.`,
+          ),
+    )
+  }
+}
+
+/** A committed write's response: its status, ETag, seq, and whether it is a replay. */
+function sendWritten(reply: FastifyReply, status: 200 | 201 | 204, written: Written) {
+  if (written.replayed) reply.header('Idempotent-Replayed', 'true')
+  if (written.task !== undefined) reply.header('ETag', etagOf(written.task.version))
+  reply.code(status).header('Tasklane-Seq', written.seq)
+  return written.task === undefined ? reply.send() : reply.send(written.task)
+}
+
+/**
+ * GET /tasks, POST /task, GET, PATCH and DELETE /tasks/{id} and GET /tasks/events,
+ * registered from the contract's route objects.
  */
 export async function taskRoutes(
   app: FastifyInstance,
@@ -59,12 +95,13 @@ export async function taskRoutes(
   }: TaskRoutesOptions,
 ) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
-  const writer = createTaskWriter(storage, {
+  const writer = new TaskWriter(storage, {
     maxBatch: groupCommit ? 512 : 1,
+    pipeline: groupCommit ? storage.batchesInFlight : 1,
     observer: writerObserver,
   })
-  const list = createListing(storage, { maxStreams })
-  const feed = createFeed(storage, { maxSubscribers, keepAliveMs, log: app.log, onSubscribers })
+  const listing = new Listing(storage, { maxStreams })
+  const feed = new Feed(storage, { maxSubscribers, keepAliveMs, log: app.log, onSubscribers })
 
   // Resolves to nothing: Fastify's onReady takes a value it is handed as an error.
   const purge = async (): Promise<void> => {
@@ -90,7 +127,7 @@ export async function taskRoutes(
     handler: (request, reply) => {
       const media = preferredMedia(request.headers.accept, ['application/json', NDJSON])
       const format = media === NDJSON ? 'ndjson' : 'json'
-      return list(request.query, format, reply as FastifyReply) as never
+      return listing.list(request.query, format, reply as FastifyReply) as never
     },
   })
 
@@ -106,53 +143,91 @@ export async function taskRoutes(
         // For a proxy that buffers responses by default: events must pass at once.
         .header('X-Accel-Buffering', 'no')
       if (request.method === 'HEAD') return reply.send() as never
-      const events = await feed.subscribe({ after, tag: request.query.tag, connection: reply.raw })
+      const { tag, status } = request.query
+      const events = await feed.subscribe({ after, tag, status, connection: reply.raw })
       return reply.send(events) as never
     },
   })
 
   api.route({
     ...fromContract(routes.createTask, features),
-    onRequest: (request, _reply, done) => {
-      // Checked before parsing: a body-less request without Content-Type skips the parser
-      // but is still the wrong type, and Node keeps only the first of several Content-Type
-      // lines where a proxy may read the last.
-      const lines = headerLines(request.raw.rawHeaders, 'content-type')
-      done(
-        lines === 1
-          ? undefined
-          : new HttpError(
-              415,
-              lines === 0
-                ? 'Content-Type must be application/json.'
-                : 'Content-Type must be given once, as application/json.',
-            ),
-      )
-    },
+    onRequest: oneContentType('application/json'),
     handler: async (request, reply) => {
-      const { task, replayed } = await writer.create(
-        request.body,
-        request.headers['idempotency-key'],
-      )
-      if (replayed) reply.header('Idempotent-Replayed', 'true')
-      return reply.code(201).header('Location', `/tasks/${task.id}`).send(task)
+      const written = await writer.write({
+        kind: 'create',
+        task: request.body,
+        key: request.headers['idempotency-key'],
+      })
+      reply.header('Location', `/tasks/${(written.task as { id: number }).id}`)
+      return sendWritten(reply, 201, written)
     },
   })
 
+  // `/tasks/` matches the single-task routes with an empty id, and PATCH or DELETE
+  // `/tasks/events` with the id "events": neither names a task, so no route of a task's (a
+  // 404, or a 405 naming the feed's methods). A number never names another route.
+  const namesATask = async (request: { params: unknown; url: string }, reply: FastifyReply) => {
+    const { id } = request.params as { id: string }
+    if (id === '' || (!/^\d+$/.test(id) && hasStaticRoute(app, pathOf(request.url)))) {
+      reply.callNotFound()
+      return reply
+    }
+  }
+
   api.route({
     ...fromContract(routes.getTask, features),
-    preValidation: async (request, reply) => {
-      // `/tasks/` matches this route with an empty id; it names no task, so no route.
-      if ((request.params as { id: unknown }).id === '') {
-        reply.callNotFound()
-        return reply
-      }
-    },
-    handler: async (request) => {
+    onRequest: namesATask,
+    handler: async (request, reply) => {
       const { id } = request.params
-      const task = await storage.findTask(id)
+      const { value: task, seq } = await storage.findTask(id)
       if (!task) throw new TaskNotFoundError(id)
-      return task
+      reply.header('ETag', etagOf(task.version)).header('Tasklane-Seq', seq)
+      if (noneMatchHits(request.headers['if-none-match'], task.version)) {
+        return (reply as FastifyReply).code(304).send()
+      }
+      return reply.send(task)
     },
+  })
+
+  // PATCH takes a JSON Merge Patch, a media type no other route accepts: its parser lives
+  // in a scope of its own.
+  await app.register(async (scope) => {
+    scope.addContentTypeParser(MERGE_PATCH, { parseAs: 'buffer' }, parseJsonBody)
+    scope.withTypeProvider<TypeBoxTypeProvider>().route({
+      ...fromContract(routes.updateTask, features),
+      // Before the Content-Type check: a path that names no task has no type to check.
+      onRequest: [namesATask, oneContentType(PATCH_TYPES)],
+      config: { contentType: PATCH_TYPES },
+      handler: async (request, reply) => {
+        const written = await writer.write({
+          kind: 'update',
+          id: request.params.id,
+          patch: request.body,
+          ifMatch: ifMatchOf(request.headers['if-match']),
+          key: request.headers['idempotency-key'],
+        })
+        return sendWritten(reply, 200, written)
+      },
+    })
+  })
+
+  // A DELETE's content has no meaning (RFC 9110): whatever a client sends with it, and as
+  // whatever type (SDKs send Content-Type on every request), is read and set aside.
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers()
+    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _body, done) => done(null))
+    scope.withTypeProvider<TypeBoxTypeProvider>().route({
+      ...fromContract(routes.deleteTask, features),
+      onRequest: namesATask,
+      handler: async (request, reply) => {
+        const written = await writer.write({
+          kind: 'delete',
+          id: request.params.id,
+          ifMatch: ifMatchOf(request.headers['if-match']),
+          key: request.headers['idempotency-key'],
+        })
+        return sendWritten(reply, 204, written)
+      },
+    })
   })
 }

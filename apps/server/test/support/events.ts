@@ -8,6 +8,14 @@ export type Block =
   | { readonly kind: 'event'; readonly id: string; readonly event: string; readonly data: string }
   | { readonly kind: 'comment'; readonly text: string }
 
+/** One event of the change feed, parsed. */
+export interface FeedEvent {
+  readonly type: 'created' | 'updated' | 'deleted'
+  readonly seq: number
+  /** The task after the change; for `deleted`, its id and version only. */
+  readonly task: Task | { readonly id: number; readonly version: number }
+}
+
 /** An open GET /tasks/events, read as it arrives. */
 export interface Subscription {
   readonly response: IncomingMessage
@@ -15,12 +23,16 @@ export interface Subscription {
   readonly text: () => string
   /** Every block received so far, in order. */
   readonly blocks: Block[]
-  /** The tasks of the events received so far, checked to match their `id:` lines. */
+  /** Every event received so far, in order, checked to be well formed. */
+  readonly events: FeedEvent[]
+  /** The tasks of the created and updated events received so far. */
   readonly tasks: Task[]
   /** When each of `tasks` arrived (Date.now()). */
   readonly arrivals: number[]
-  /** Resolves once `count` tasks have arrived (rejects after `timeoutMs`). */
+  /** Resolves once `count` created or updated events have arrived (rejects after `timeoutMs`). */
   untilTasks(count: number, timeoutMs?: number): Promise<Task[]>
+  /** Resolves once `count` events of any type have arrived (rejects after `timeoutMs`). */
+  untilEvents(count: number, timeoutMs?: number): Promise<FeedEvent[]>
   /** Resolves once `count` comments have arrived. */
   untilComments(count: number, timeoutMs?: number): Promise<void>
   /** Settles when the connection has gone: 'end' if the response was complete, else 'aborted'. */
@@ -80,6 +92,7 @@ export function subscribe(
       let raw = ''
       let rest = ''
       const blocks: Block[] = []
+      const events: FeedEvent[] = []
       const tasks: Task[] = []
       const arrivals: number[] = []
       const waiters = new Set<() => void>()
@@ -94,11 +107,18 @@ export function subscribe(
         for (const block of parsed.blocks) {
           blocks.push(block)
           if (block.kind !== 'event') continue
-          const task = JSON.parse(block.data) as Task
-          if (block.event !== 'task' || block.id !== String(task.id)) {
-            throw new Error(`event ${block.id} (${block.event}) carries task ${task.id}`)
+          const seq = Number(block.id)
+          const type = block.event as FeedEvent['type']
+          if (!Number.isSafeInteger(seq) || !['created', 'updated', 'deleted'].includes(type)) {
+            throw new Error(`not an event of the change feed: ${JSON.stringify(block)}`)
           }
-          tasks.push(task)
+          const task = JSON.parse(block.data) as FeedEvent['task']
+          if (type === 'deleted' && Object.keys(task).join() !== 'id,version') {
+            throw new Error(`a deleted event carries more than id and version: ${block.data}`)
+          }
+          events.push({ type, seq, task })
+          if (type === 'deleted') continue
+          tasks.push(task as Task)
           arrivals.push(Date.now())
         }
         for (const waiter of waiters) waiter()
@@ -123,11 +143,16 @@ export function subscribe(
         response,
         text: () => raw,
         blocks,
+        events,
         tasks,
         arrivals,
         async untilTasks(count, timeoutMs = 10_000) {
           await until(() => tasks.length >= count, timeoutMs, `${count} tasks on the feed`)
           return tasks.slice(0, count)
+        },
+        async untilEvents(count, timeoutMs = 10_000) {
+          await until(() => events.length >= count, timeoutMs, `${count} events on the feed`)
+          return events.slice(0, count)
         },
         untilComments: (count, timeoutMs = 10_000) =>
           until(

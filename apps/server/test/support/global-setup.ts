@@ -17,7 +17,7 @@ declare module 'vitest' {
 
 /**
  * Builds dist/ once per run, then copies it for the tests that start real server
- * processes: `pnpm start` (shutdown.test.ts) rebuilds dist/ while other test files are
+ * processes: `pnpm start` (shutdown.slow.test.ts) rebuilds dist/ while other test files are
  * starting processes, and a copy taken before any test runs cannot change under them.
  * Each run has its own copy, named after its process, removed when the run ends (and by
  * a later run, if this one was killed).

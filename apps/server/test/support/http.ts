@@ -34,7 +34,7 @@ export function postJson(server: Reachable, value: unknown, key?: string): Promi
 /** Creates a task, asserting the 201, and returns it. */
 export async function createTask(
   server: Reachable,
-  task: { name: string; tag?: string },
+  task: { name: string; tag?: string; status?: 'open' | 'done' },
 ): Promise<Task> {
   const response = await postJson(server, task)
   const body = (await response.json()) as Task
@@ -116,4 +116,68 @@ export const API_SECURITY_HEADERS = {
   'referrer-policy': 'no-referrer',
   'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
   'cache-control': 'no-store',
+}
+
+/** PATCHes /tasks/{id} with `body` as a JSON Merge Patch (a string is sent as is). */
+export function patchRaw(
+  server: Reachable,
+  id: number | string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return fetch(`${server.url}/tasks/${id}`, {
+    method: 'PATCH',
+    headers: { 'content-type': 'application/merge-patch+json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  })
+}
+
+/** DELETEs /tasks/{id} with these headers. */
+export function deleteRaw(
+  server: Reachable,
+  id: number | string,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return fetch(`${server.url}/tasks/${id}`, { method: 'DELETE', headers })
+}
+
+/** Changes a task, asserting the 200, and returns it as answered. */
+export async function patchTask(
+  server: Reachable,
+  id: number,
+  patch: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<Task> {
+  const response = await patchRaw(server, id, patch, headers)
+  const body = (await response.json()) as Task
+  expect({ status: response.status, body }).toEqual({ status: 200, body: expect.anything() })
+  return body
+}
+
+/** Deletes a task, asserting the 204. */
+export async function deleteTask(server: Reachable, id: number): Promise<void> {
+  const response = await deleteRaw(server, id)
+  expect({ status: response.status, body: await response.text() }).toEqual({
+    status: 204,
+    body: '',
+  })
+}
+
+/** The Tasklane-Seq header of a response, as a number. */
+export function seqOf(response: Response): number {
+  const value = response.headers.get('tasklane-seq')
+  expect(value).toMatch(/^\d+$/)
+  return Number(value)
+}
+
+/** A task as the API answers it, for `toEqual`: the given fields, and the lifecycle's as they must look. */
+export function aTask(fields: Partial<Task> & { name: string }): Record<string, unknown> {
+  return {
+    id: expect.any(Number),
+    status: 'open',
+    version: 1,
+    createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    ...fields,
+  }
 }

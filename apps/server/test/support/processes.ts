@@ -1,4 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process'
+import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { launch, type ServerProcess } from '@tasklane/testing/launch'
 import { inject } from 'vitest'
@@ -23,9 +24,33 @@ const BASE_ENV = {
   MAX_EVENT_LOOP_DELAY_MS: '0',
 }
 
-/** `node main.js` with these settings (DATABASE_URL above all), on an ephemeral port. */
-export function startServerProcess(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
-  return launch({ args: [serverMain()], cwd: SERVER_DIR, env: { ...BASE_ENV, ...env } })
+/**
+ * `node main.js` with these settings (DATABASE_URL above all), on an ephemeral port; with
+ * `descriptors`, under that open-file limit (prlimit), so that a flood reaches it quickly.
+ */
+export function startServerProcess(
+  env: NodeJS.ProcessEnv,
+  { descriptors }: { descriptors?: number } = {},
+): Promise<ServerProcess> {
+  const node = [process.execPath, serverMain()]
+  return launch({
+    ...(descriptors === undefined
+      ? { args: node.slice(1) }
+      : { command: 'prlimit', args: [`--nofile=${descriptors}:${descriptors}`, ...node] }),
+    cwd: SERVER_DIR,
+    env: { ...BASE_ENV, ...env },
+  })
+}
+
+/** How many descriptors a process has open now (Linux). */
+export function openDescriptors(pid: number): number {
+  return readdirSync(`/proc/${pid}/fd`).length
+}
+
+/** A process's resident memory in bytes, from /proc/<pid>/status (Linux). */
+export function residentBytes(pid: number): number {
+  const kib = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]
+  return Number(kib) * 1024
 }
 
 /** How a short-lived `node main.js …` ended: `--help`, `--version`, a refused setting. */

@@ -3,6 +3,44 @@ import { type AppOptions, buildApp } from '../../src/app.js'
 import { openStorage, type Storage } from '../../src/storage/index.js'
 import { createTestDatabase, type TestDatabase } from './test-database.js'
 
+/**
+ * The storage as a plain object of bound methods, so that a test can spread it and replace
+ * some (`{ ...storage, write: … }`): a class instance's methods live on its prototype.
+ */
+export function plainStorage(storage: Storage): Storage {
+  // Every method of the port: a new one that is missing here does not compile.
+  const methods: Record<
+    Exclude<keyof Storage, 'kind' | 'batchesInFlight' | 'maxSnapshots'>,
+    true
+  > = {
+    findTask: true,
+    listTasks: true,
+    openSnapshot: true,
+    newestSeq: true,
+    changesAfter: true,
+    onCommitted: true,
+    write: true,
+    purgeIdempotencyKeys: true,
+    countTasks: true,
+    ping: true,
+    writable: true,
+    onEvent: true,
+    close: true,
+  }
+  const bound = Object.fromEntries(
+    (Object.keys(methods) as (keyof typeof methods)[]).map((name) => [
+      name,
+      (storage[name] as (...args: never[]) => unknown).bind(storage),
+    ]),
+  )
+  return {
+    ...bound,
+    kind: storage.kind,
+    batchesInFlight: storage.batchesInFlight,
+    maxSnapshots: storage.maxSnapshots,
+  } as unknown as Storage
+}
+
 /** A server listening on 127.0.0.1, on a database of the backend under test. */
 export interface TestServer {
   readonly app: FastifyInstance
@@ -25,6 +63,8 @@ export interface StartOptions extends Omit<AppOptions, 'storage' | 'logger'> {
   readonly wrapStorage?: (storage: Storage) => Storage
   /** Receives the app's log, one parsed JSON line each, at info level; no log without it. */
   readonly log?: Record<string, unknown>[]
+  /** The level of that log (default info). */
+  readonly logLevel?: 'info' | 'debug'
 }
 
 /**
@@ -36,6 +76,7 @@ export async function startServer({
   testDatabase: given,
   wrapStorage = (storage) => storage,
   log,
+  logLevel = 'info',
   ...options
 }: StartOptions = {}): Promise<TestServer> {
   const testDatabase = given ?? (await createTestDatabase())
@@ -46,9 +87,9 @@ export async function startServer({
     // with the test and a loaded machine, and a stall there is not overload; shedding is
     // tested in overload.test.ts, which sets its own threshold.
     settings: { maxEventLoopDelayMs: 0, ...options.settings },
-    storage: wrapStorage(storage),
+    storage: wrapStorage(plainStorage(storage)),
     logger: log && {
-      level: 'info',
+      level: logLevel,
       stream: { write: (line: string) => void log.push(JSON.parse(line)) },
     },
   })

@@ -2,11 +2,14 @@ import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { Task } from '@tasklane/contract'
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
 import pg from 'pg'
+import { inject } from 'vitest'
 import { openStorage, type StorageConfig } from '../../src/storage/index.js'
 import type { Schema } from '../../src/storage/schema.js'
 import { SQLite } from '../../src/storage/sqlite/driver.js'
+import { toTask } from '../../src/storage/task-row.js'
 import { POSTGRES_URL } from './postgres.js'
 
 /**
@@ -16,8 +19,15 @@ import { POSTGRES_URL } from './postgres.js'
 export const backend: StorageConfig['kind'] =
   process.env.TASKLANE_TEST_DATABASE === 'postgres' ? 'postgres' : 'sqlite'
 
-/** True in the `server-postgres` project. */
+/** True in the `server-postgres` and `server-pgbouncer` projects. */
 export const onPostgres = backend === 'postgres'
+
+/**
+ * True in the `server-pgbouncer` project: the servers reach each test database through
+ * a PgBouncer in transaction mode (global-setup-pgbouncer.ts), and only through it unless
+ * a test gives one `directUrl` as well.
+ */
+export const throughPooler = onPostgres && process.env.TASKLANE_TEST_POOLER === 'pgbouncer'
 
 export { POSTGRES_URL } from './postgres.js'
 
@@ -44,7 +54,7 @@ export async function adminQuery<R extends pg.QueryResultRow = pg.QueryResultRow
 }
 
 /** bigint columns as numbers, as the server reads them (ids stay below 2^53). */
-const numericInt8: pg.CustomTypesConfig = {
+export const numericInt8: pg.CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
     oid === 20 && format !== 'binary'
       ? Number
@@ -69,6 +79,11 @@ export interface TestDatabase {
   readonly url: string
   /** PostgreSQL only: the schema's name. */
   readonly schema?: string
+  /**
+   * PostgreSQL only: a URL straight to PostgreSQL for the same tasks, for a server's
+   * DATABASE_DIRECT_URL; `url` itself unless the project goes through a pooler.
+   */
+  readonly directUrl?: string
   /** Creates the tables (openStorage does too), for SQL before any server has started. */
   migrate(): Promise<void>
   /**
@@ -76,8 +91,11 @@ export interface TestDatabase {
    * readers and writers share the file), closed when `fn` settles.
    */
   use<T>(fn: (db: Kysely<Schema>) => Promise<T>): Promise<T>
-  /** Inserts `count` tasks in one transaction, bypassing the API (fast setup of long lists). */
-  insertMany(count: number, make?: (i: number) => TaskRow): Promise<void>
+  /**
+   * Inserts `count` new open tasks in one transaction, bypassing the API (fast setup of long
+   * lists); resolves with them as the API answers them, in the order made.
+   */
+  insertMany(count: number, make?: (i: number) => TaskRow): Promise<Task[]>
   /** Deletes the file or drops the schema. */
   drop(): Promise<void>
 }
@@ -106,12 +124,16 @@ export async function createTestDatabase({
 } = {}): Promise<TestDatabase> {
   let config: StorageConfig
   let schema: string | undefined
+  let directUrl: string | undefined
   let drop: () => Promise<void>
-  if (kind === 'postgres') {
+  if (kind === 'postgres' && throughPooler) {
+    ;({ config, schema, directUrl, drop } = await pooledSchema())
+  } else if (kind === 'postgres') {
     schema = `tl_${randomBytes(6).toString('hex')}`
     await adminQuery(`create schema ${schema}`)
     // A small pool: both projects' test files run side by side on one server.
     config = { kind: 'postgres', url: withSearchPath(POSTGRES_URL, schema), poolSize: 4 }
+    directUrl = config.url
     drop = async () => {
       await adminQuery(`drop schema if exists ${schema} cascade`)
     }
@@ -132,6 +154,7 @@ export async function createTestDatabase({
     config,
     url: config.kind === 'postgres' ? config.url : config.filename,
     schema,
+    directUrl,
     async migrate() {
       await (await openStorage(config)).close()
     },
@@ -139,16 +162,85 @@ export async function createTestDatabase({
     insertMany: (count, make = (i) => ({ name: `task ${i}` })) =>
       use((db) =>
         db.transaction().execute(async (trx) => {
+          // Each a new open task created now, with the next seq, as a create would make it.
+          const newest = await trx
+            .selectFrom('tasks')
+            .select((eb) => eb.fn.max('seq').as('seq'))
+            .executeTakeFirst()
+          const base = Number(newest?.seq ?? 0)
+          const now = Date.now()
+          const inserted: Task[] = []
           // SQLite binds at most 32766 variables per statement: insert in slices.
           for (let start = 0; start < count; start += 500) {
             const rows = Array.from({ length: Math.min(500, count - start) }, (_, i) => {
               const { name, tag } = make(start + i)
-              return { name, tag: tag ?? null }
+              const seq = base + start + i + 1
+              return {
+                name,
+                tag: tag ?? null,
+                status: 'open' as const,
+                version: 1,
+                created_at: now,
+                updated_at: now,
+                seq,
+                prev_seq: 0,
+              }
             })
-            await trx.insertInto('tasks').values(rows).execute()
+            const returned = await trx
+              .insertInto('tasks')
+              .values(rows)
+              .returning(['id', 'seq'])
+              .execute()
+            // Paired by seq: neither database promises RETURNING in the order of VALUES.
+            const ids = new Map(returned.map(({ id, seq }) => [Number(seq), Number(id)]))
+            for (const row of rows)
+              inserted.push(toTask({ ...row, id: ids.get(row.seq) as number }))
           }
+          return inserted
         }),
       ),
     drop,
+  }
+}
+
+/** `url` as `user`, who connects without a password (the tests' trust auth). */
+function asUser(url: string, user: string): string {
+  const parsed = new URL(url)
+  parsed.username = user
+  parsed.password = ''
+  return parsed.toString()
+}
+
+/**
+ * A new schema reached through the project's PgBouncer. PgBouncer passes no `options`
+ * startup parameter, so the schema cannot come with the URL as `-c search_path` (nor be SET
+ * for a session: the next transaction may run on another server connection). Each test
+ * database is a role of its own instead, owning its schema and with it as its search_path
+ * (ALTER ROLE … SET), which PostgreSQL applies to every session PgBouncer opens for that
+ * role: the way a deployment keeps its tables in a schema of its own behind a pooler.
+ * PgBouncer keeps a pool per role, so the files' servers never share server connections.
+ */
+async function pooledSchema() {
+  const role = `tl_${randomBytes(6).toString('hex')}`
+  await adminQuery(`create role ${role} login`)
+  await adminQuery(`create schema ${role} authorization ${role}`)
+  await adminQuery(`alter role ${role} set search_path = ${role}`)
+  const url = asUser(
+    `postgres://127.0.0.1:${inject('pgbouncerPort')}${new URL(POSTGRES_URL).pathname}`,
+    role,
+  )
+  return {
+    config: { kind: 'postgres', url, poolSize: 4 } satisfies StorageConfig as StorageConfig,
+    schema: role,
+    directUrl: asUser(POSTGRES_URL, role),
+    async drop() {
+      await adminQuery(`drop schema if exists ${role} cascade`)
+      // The server connections PgBouncer still keeps for the role.
+      await adminQuery(
+        'select pg_terminate_backend(pid) from pg_stat_activity where usename = $1',
+        [role],
+      )
+      await adminQuery(`drop role if exists ${role}`)
+    },
   }
 }

@@ -9,8 +9,19 @@ const SERVER_DIR = resolve(import.meta.dirname, '../../../server')
 export interface PageServer {
   /** `http://127.0.0.1:NNNN`: the page is at `${url}/`. */
   readonly url: string
+  /** Where its database is. */
+  readonly dir: string
   /** Stops it and removes its tasks. */
   close(): Promise<void>
+  /** Stops it and keeps its tasks, for a server started again on `dir`. */
+  stop(): Promise<void>
+}
+
+/** How to start a server: with an API token; on this port; on the database of an earlier one. */
+export interface StartOptions {
+  readonly apiToken?: string
+  readonly port?: number
+  readonly dir?: string
 }
 
 /**
@@ -18,13 +29,17 @@ export interface PageServer {
  * SQLite file, serving the page that the global setup built (apps/web/dist); with an API
  * token if one is given.
  */
-export async function startServer({ apiToken }: { apiToken?: string } = {}): Promise<PageServer> {
-  const dir = mkdtempSync(join(tmpdir(), 'tasklane-web-'))
+export async function startServer({
+  apiToken,
+  port,
+  dir: given,
+}: StartOptions = {}): Promise<PageServer> {
+  const dir = given ?? mkdtempSync(join(tmpdir(), 'tasklane-web-'))
   const server = await launch({
     args: ['--import', 'tsx', '--conditions=@tasklane/source', 'src/main.ts'],
     cwd: SERVER_DIR,
     env: {
-      PORT: '0',
+      PORT: String(port ?? 0),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'info',
       DATABASE_URL: join(dir, 'tasks.db'),
@@ -36,6 +51,10 @@ export async function startServer({ apiToken }: { apiToken?: string } = {}): Pro
   })
   return {
     url: server.url,
+    dir,
+    async stop() {
+      await server.stop()
+    },
     async close() {
       await server.stop()
       rmSync(dir, { recursive: true, force: true })

@@ -1,122 +1,132 @@
 import { setMaxListeners } from 'node:events'
-import { open } from 'node:fs/promises'
 import { createInterface } from 'node:readline'
 import { createClient, isApiError, type NewTask } from '@tasklane/client'
-import { integerArgument } from '../command-line.js'
-import { type Context, interruptedStatus } from '../context.js'
+import { defineCommand } from '../command-line/define-command.js'
+import { interruptedStatus } from '../context.js'
+import { escapeControls } from '../format/terminal-text.js'
 import { createHttpFetch } from '../import/http-fetch.js'
 import { importKey, parseImportLine } from '../import/import-line.js'
 import { createLimiter } from '../import/limiter.js'
+import { openInput } from '../import/open-input.js'
 import { formatSummary, type ImportSummary } from '../import/summary.js'
 import { startProgress } from '../progress.js'
-import { UsageError } from '../usage-error.js'
 
 /** Creates in flight at once by default: enough to keep the server's group commit full. */
 const CONCURRENCY = 48
-const MAX_CONCURRENCY = 256
 /** Statuses that mean the line itself is wrong; any other failure stops the import. */
 const LINE_ERRORS = new Set([400, 413, 422])
 /** Retries of one line after 429/503 (honouring Retry-After), a dropped connection or a 5xx. */
 const RETRY = { maxRetries: 8, maxDelayMs: 4_000 }
 
 /**
- * `tasklane import <file.ndjson> [--concurrency N] [--json]`: a task for each line, up to 48
- * at a time (so ids follow the order of the commits, not quite the file's), each
+ * `tasklane import <file.ndjson | -> [--concurrency N] [--json]`: a task for each line, up
+ * to 48 at a time (so ids follow the order of the commits, not quite the file's), each
  * with an Idempotency-Key derived from the line so that running it again creates no
  * duplicate. Bad lines are reported on stderr with their number; the rest go on.
  */
-export async function importTasks(
-  context: Context,
-  [file = '']: readonly string[],
-  options: { concurrency?: string; json?: boolean },
-): Promise<number> {
-  const concurrency =
-    options.concurrency === undefined
-      ? CONCURRENCY
-      : integerArgument(options.concurrency, '--concurrency', 'import', 1, MAX_CONCURRENCY)
-  const cannotRead = (why: string) => new UsageError(`Cannot read ${file}: ${why}`, 'import')
-  const handle = await open(file).catch((error: NodeJS.ErrnoException) => {
-    throw cannotRead(error.code ?? error.message)
-  })
-  const stats = await handle.stat()
-  if (!stats.isFile()) {
-    await handle.close()
-    throw cannotRead('not a file')
-  }
-  const size = stats.size
-  const summary: ImportSummary = { lines: 0, created: 0, replayed: 0, failed: 0 }
-  // Its own client: one that counts the creates the server replays, and retries longer.
-  const baseFetch = context.clientOptions.fetch ?? createHttpFetch(concurrency)
-  const client = createClient({
-    ...context.clientOptions,
-    retry: RETRY,
-    fetch: async (input, init) => {
-      const response = await baseFetch(input, init)
-      if (response.headers.get('idempotent-replayed') === 'true') summary.replayed++
-      return response
+export const importCommand = defineCommand({
+  name: 'import',
+  summary: 'Create a task for each line of an NDJSON file.',
+  details:
+    'Each line is a JSON object: a new task {"name": ..., "tag": ..., "status": ...} (tag\n' +
+    'and status optional), or a task as `tasklane export` prints it, whose "id",\n' +
+    '"version", "createdAt" and "updatedAt" are left out (the server gives new ones).\n' +
+    'For - it reads standard input:\n' +
+    '`tasklane export | tasklane import -`. Blank lines are skipped; a line the server\n' +
+    'refuses is reported with its number and the rest go on. Safe to run again: each\n' +
+    'line carries an Idempotency-Key made from its number and its text (from a file or\n' +
+    'standard input alike), so lines already imported are not created twice (the server\n' +
+    'keeps keys for at least 24 hours). Prints a summary; progress goes to stderr on a\n' +
+    'terminal.',
+  args: [{ name: 'file', type: 'string', label: '<file.ndjson>' }],
+  flags: {
+    concurrency: {
+      type: 'integer',
+      value: 'N',
+      min: 1,
+      max: 256,
+      help: `Creates in flight at once, 1 to 256 (default ${CONCURRENCY}); 1 keeps the file's order.`,
     },
-  })
-  let bytes = 0
-  const progress = startProgress(context.stderr, 'Imported', () => (size === 0 ? 1 : bytes / size))
-  let fatal: unknown
-  // Once one create fails for good, the others in flight are stopped: the server is gone
-  // or refuses every line alike (a 401, say), and a second run resumes.
-  const stop = new AbortController()
-  setMaxListeners(concurrency * 2, stop.signal)
-  const limiter = createLimiter(concurrency)
+    json: { type: 'boolean', help: 'Print the summary as one JSON object.' },
+  },
+  async run({ file, concurrency = CONCURRENCY, json }, context) {
+    const input = await openInput(file, context.stdin)
+    const summary: ImportSummary = { lines: 0, created: 0, replayed: 0, failed: 0 }
+    // Its own client: one that counts the creates the server replays, and retries longer.
+    const baseFetch = context.clientOptions.fetch ?? createHttpFetch(concurrency)
+    const client = createClient({
+      ...context.clientOptions,
+      retry: RETRY,
+      fetch: async (url, init) => {
+        const response = await baseFetch(url, init)
+        if (response.headers.get('idempotent-replayed') === 'true') summary.replayed++
+        return response
+      },
+    })
+    let bytes = 0
+    const { size } = input
+    const share = size === undefined ? undefined : () => (size === 0 ? 1 : bytes / size)
+    const progress = startProgress(context.stderr, 'Imported', share)
+    let fatal: unknown
+    // Once one create fails for good, the others in flight are stopped: the server is gone
+    // or refuses every line alike (a 401, say), and a second run resumes.
+    const stop = new AbortController()
+    setMaxListeners(concurrency * 2, stop.signal)
+    const limiter = createLimiter(concurrency)
 
-  const send = async (number: number, text: string) => {
-    const line = parseImportLine(text)
-    if ('error' in line) {
-      summary.failed++
-      progress.note(`line ${number}: ${line.error}\n`)
-      return
-    }
-    try {
-      // As NewTask: the server, not the CLI, checks it and says what is wrong.
-      await client.createTask(line.body as unknown as NewTask, {
-        idempotencyKey: importKey(number, text),
-        signal: stop.signal,
-      })
-      summary.created++
-      progress.tick()
-    } catch (error) {
-      if (isApiError(error) && LINE_ERRORS.has(error.status)) {
+    const send = async (number: number, text: string) => {
+      const line = parseImportLine(text)
+      if ('error' in line) {
         summary.failed++
-        progress.note(`line ${number}: ${error.message}\n`)
-      } else if (fatal === undefined) {
-        fatal = error
-        stop.abort()
+        progress.note(`line ${number}: ${line.error}\n`)
+        return
+      }
+      try {
+        // As NewTask: the server, not the CLI, checks it and says what is wrong.
+        await client.createTask(line.body as unknown as NewTask, {
+          idempotencyKey: importKey(number, text),
+          signal: stop.signal,
+        })
+        summary.created++
+        progress.tick()
+      } catch (error) {
+        if (isApiError(error) && LINE_ERRORS.has(error.status)) {
+          summary.failed++
+          // The server's words, which could hold escape sequences meant for a terminal.
+          progress.note(`line ${number}: ${escapeControls(error.message)}\n`)
+        } else if (fatal === undefined) {
+          fatal = error
+          stop.abort()
+        }
       }
     }
-  }
 
-  const input = handle.createReadStream()
-  const reader = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })
-  try {
-    for await (const raw of reader) {
-      summary.lines++
-      bytes += Buffer.byteLength(raw) + 1
-      // A byte order mark before the first line is not part of it.
-      const text = summary.lines === 1 ? raw.replace(/^\uFEFF/, '') : raw
-      if (text.trim() === '') continue
-      const number = summary.lines
-      await limiter.start(() => send(number, text))
-      if (fatal !== undefined || context.signal.aborted) break
+    const reader = createInterface({ input: input.stream, crlfDelay: Number.POSITIVE_INFINITY })
+    try {
+      for await (const raw of reader) {
+        summary.lines++
+        bytes += Buffer.byteLength(raw) + 1
+        // A byte order mark before the first line is not part of it.
+        const text = summary.lines === 1 ? raw.replace(/^\uFEFF/, '') : raw
+        if (text.trim() === '') continue
+        const number = summary.lines
+        await limiter.start(() => send(number, text))
+        if (fatal !== undefined || context.signal.aborted) break
+      }
+    } finally {
+      reader.close()
+      input.close()
+      await limiter.drain()
+      progress.done()
     }
-  } finally {
-    reader.close()
-    input.destroy()
-    await limiter.drain()
-    progress.done()
-  }
-  // Every create the server replayed was counted as created too.
-  summary.created -= summary.replayed
-  context.stdout.write(formatSummary(summary, options.json === true))
-  if (fatal !== undefined) throw fatal
-  if (context.signal.aborted) {
-    context.stderr.write('Interrupted: run the same import again to finish it.\n')
-    return interruptedStatus(context.signal)
-  }
-  return summary.failed === 0 ? 0 : 1
-}
+    // Every create the server replayed was counted as created too.
+    summary.created -= summary.replayed
+    context.stdout.write(formatSummary(summary, json === true))
+    if (fatal !== undefined) throw fatal
+    if (context.signal.aborted) {
+      context.stderr.write('Interrupted: run the same import again to finish it.\n')
+      return interruptedStatus(context.signal)
+    }
+    return summary.failed === 0 ? 0 : 1
+  },
+})

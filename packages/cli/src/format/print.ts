@@ -1,5 +1,6 @@
 import type { Task } from '@tasklane/client'
 import type { Output } from '../context.js'
+import { toJson } from './json.js'
 import { formatTable } from './table.js'
 
 /**
@@ -8,7 +9,7 @@ import { formatTable } from './table.js'
  */
 export function printTasks(stdout: Output, tasks: readonly Task[] | Task, json: boolean): void {
   if (json) {
-    stdout.write(`${JSON.stringify(tasks, null, 2)}\n`)
+    stdout.write(`${toJson(tasks, 2)}\n`)
     return
   }
   const list = Array.isArray(tasks) ? tasks : [tasks as Task]
@@ -17,4 +18,12 @@ export function printTasks(stdout: Output, tasks: readonly Task[] | Task, json: 
     return
   }
   stdout.write(formatTable(list, stdout.isTTY ? stdout.columns : undefined))
+}
+
+/**
+ * The tasks a change command changed: a JSON array with `json` (empty when none was), else
+ * a table of them, or nothing when none was (each failure went to stderr).
+ */
+export function printChanged(stdout: Output, tasks: readonly Task[], json: boolean): void {
+  if (json || tasks.length > 0) printTasks(stdout, tasks, json)
 }

@@ -3,10 +3,14 @@ import { createHash } from 'node:crypto'
 /** One line of an import file: the body to send, or why there is none. */
 export type ImportLine = { readonly body: Record<string, unknown> } | { readonly error: string }
 
+/** What a task as `tasklane export` prints it holds that only the server may set. */
+const SERVER_FIELDS = ['id', 'version', 'createdAt', 'updatedAt']
+
 /**
  * The body of the task that line `text` describes: a new task `{name, tag?}` as is, or a
- * task as `tasklane export` prints it without its `id` (the server gives a new one). The
- * server checks the rest, so that it refuses a bad line with its own message.
+ * task as `tasklane export` prints it without its `id`, `version`, `createdAt` and
+ * `updatedAt` (the server gives new ones). The server checks the rest, so that it refuses a
+ * bad line with its own message.
  */
 export function parseImportLine(text: string): ImportLine {
   let value: unknown
@@ -18,7 +22,8 @@ export function parseImportLine(text: string): ImportLine {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { error: 'is not a JSON object' }
   }
-  const { id: _id, ...body } = value as Record<string, unknown>
+  const body = { ...(value as Record<string, unknown>) }
+  for (const field of SERVER_FIELDS) delete body[field]
   return { body }
 }
 
@@ -26,6 +31,8 @@ export function parseImportLine(text: string): ImportLine {
  * The Idempotency-Key of line `number` (1-based) holding `text`: the same line at the same
  * place gives the same key, so a second run replays the first run's task instead of making
  * another; identical lines at different places give different keys, so each is a task.
+ * Nothing else goes in (not the file's name), so a file and the same lines on standard
+ * input give the same keys.
  */
 export function importKey(number: number, text: string): string {
   return `tasklane-import-${createHash('sha256').update(`${number}\n${text}`).digest('hex')}`

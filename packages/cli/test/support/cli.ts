@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { join } from 'node:path'
+import type { Readable } from 'node:stream'
 import { ROOT } from '@tasklane/testing/packages'
 import { runToEnd } from '@tasklane/testing/run'
 
@@ -46,24 +47,61 @@ export interface Running {
   readonly exited: Promise<{ status: number | null; signal: NodeJS.Signals | null }>
 }
 
-/** Starts `tasklane …args` without waiting for it. */
-export function startTasklane(args: readonly string[], env: NodeJS.ProcessEnv = {}): Running {
+/**
+ * Starts `tasklane …args` without waiting for it; with `stdin: 'pipe'` its standard input
+ * is `child.stdin`, else it reads nothing.
+ */
+export function startTasklane(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+  stdin: 'ignore' | 'pipe' = 'ignore',
+): Running {
   const child = spawn(process.execPath, [CLI, ...args], {
     env: cliEnv(env),
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [stdin, 'pipe', 'pipe'],
   })
   let stdout = ''
   let stderr = ''
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+  // Both are pipes, as `stdio` says.
+  ;(child.stdout as Readable).setEncoding('utf8').on('data', (chunk: string) => {
     stdout += chunk
   })
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+  ;(child.stderr as Readable).setEncoding('utf8').on('data', (chunk: string) => {
     stderr += chunk
   })
   const exited = new Promise<{ status: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('close', (status, signal) => resolve({ status, signal })),
   )
   return { child, stdout: () => stdout, stderr: () => stderr, exited }
+}
+
+/** How each side of `tasklane … | tasklane …` ended. */
+export interface Piped {
+  readonly left: Result
+  readonly right: Result
+}
+
+/** Runs `tasklane …left | tasklane …right`, stdout of the one piped into stdin of the other. */
+export async function pipeTasklane(
+  left: { args: readonly string[]; env?: NodeJS.ProcessEnv },
+  right: { args: readonly string[]; env?: NodeJS.ProcessEnv },
+): Promise<Piped> {
+  const reader = startTasklane(right.args, right.env, 'pipe')
+  const writer = spawn(process.execPath, [CLI, ...left.args], {
+    env: cliEnv(left.env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  writer.stdout.pipe(reader.child.stdin as NodeJS.WritableStream)
+  let stderr = ''
+  writer.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk
+  })
+  const status = await new Promise<number | null>((resolve) => writer.once('close', resolve))
+  const done = await reader.exited
+  return {
+    left: { status, stdout: '', stderr },
+    right: { status: done.status, stdout: reader.stdout(), stderr: reader.stderr() },
+  }
 }
 
 /** Polls `check` every 20 ms until it returns true; fails after `ms` naming `what`. */

@@ -9,6 +9,8 @@ export interface CliTestServer {
   readonly url: string
   /** How many tasks it holds: the newest id, on a server that started empty. */
   count(): Promise<number>
+  /** The newest change's seq (Tasklane-Seq): `watch --after` it prints every later change. */
+  seq(): Promise<number>
   close(): Promise<void>
 }
 
@@ -40,6 +42,11 @@ export async function startServer(env: NodeJS.ProcessEnv = {}): Promise<CliTestS
       const response = await fetch(`${server.url}/tasks?limit=1&order=desc`, { headers })
       const [newest] = (await response.json()) as { id: number }[]
       return newest?.id ?? 0
+    },
+    async seq() {
+      const response = await fetch(`${server.url}/tasks?limit=0`, { headers })
+      await response.body?.cancel()
+      return Number(response.headers.get('tasklane-seq'))
     },
     async close() {
       await server.stop()

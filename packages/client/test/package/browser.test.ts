@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import { createServer, type Server } from 'node:http'
+import { createServer, request, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { CHROMIUM_LAUNCH, checkChromium } from '@tasklane/testing/chromium'
@@ -16,6 +16,7 @@ const PAGE = `<!doctype html>
 <title>tasklane client in a browser</title>
 <script type="module">
   import { createClient, isApiError } from '/client/index.js'
+  import { LiveTasks } from '/client/live.js'
 
   window.scenario = async (baseUrl) => {
     // Retries on: every create carries an Idempotency-Key, which the preflight must allow.
@@ -45,7 +46,9 @@ const PAGE = `<!doctype html>
     const stop = new AbortController()
     const seen = []
     const watched = (async () => {
-      for await (const task of client.watch({ after, tag: 'live', signal: stop.signal })) {
+      // This server has only seen creates: its newest seq is its newest id. (Across origins
+      // the page cannot read the listing's Tasklane-Seq, which the server does not expose.)
+      for await (const { task } of client.watch({ after, tag: 'live', signal: stop.signal })) {
         seen.push(task)
         if (seen.length === 2) stop.abort()
       }
@@ -61,6 +64,29 @@ const PAGE = `<!doctype html>
     return { created, seen, exported }
   }
 
+  // A live listing, on the page's own origin (the server does not expose Tasklane-Seq
+  // across origins): it sees a new task, then the same task leave its view.
+  window.living = async (baseUrl) => {
+    const client = createClient({ baseUrl })
+    const live = new LiveTasks(client, { status: 'open', order: 'desc', limit: 2 })
+    // Checked at once too: the change may have been applied before the call returned.
+    const when = (done) => new Promise((resolve) => {
+      const check = () => { if (done() || live.closed) { off(); resolve() } }
+      const off = live.subscribe(check)
+      check()
+    })
+    const shown = []
+    live.subscribe(() => shown.push(live.tasks.map((task) => task.name)))
+    await when(() => live.caughtUp)
+    const task = await client.createTask({ name: 'live in a browser 🚀' })
+    await when(() => live.tasks.some((t) => t.id === task.id))
+    await client.completeTask(task.id)
+    await when(() => live.caughtUp && !live.tasks.some((t) => t.id === task.id))
+    const error = live.error === undefined ? undefined : String(live.error)
+    live.close()
+    return { shown, closed: live.closed, caughtUp: live.caughtUp, error }
+  }
+
   window.blocked = async (baseUrl) => {
     const client = createClient({ baseUrl, retry: false })
     return client.listTasks().then(
@@ -71,14 +97,30 @@ const PAGE = `<!doctype html>
   document.title = 'ready'
 </script>`
 
-/** Serves the page and the built client from its own origin. */
-async function servePage(): Promise<{ server: Server; origin: string }> {
-  const server = createServer(async (request, response) => {
-    if (request.url === '/') {
+/**
+ * Serves the page and the built client (its entry points and the chunks they share) from its
+ * own origin, and passes `/api/…` on to `api.url`, when set, as a same-origin API.
+ */
+async function servePage(api: { url?: string } = {}): Promise<{ server: Server; origin: string }> {
+  const server = createServer(async (incoming, response) => {
+    const file = /^\/client\/([\w.-]+\.js)$/.exec(incoming.url ?? '')?.[1]
+    if (incoming.url === '/') {
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE)
-    } else if (request.url === '/client/index.js') {
-      const code = await readFile(join(inject('clientPackage'), 'dist/index.js'))
-      response.writeHead(200, { 'content-type': 'text/javascript' }).end(code)
+    } else if (file !== undefined) {
+      const code = await readFile(join(inject('clientPackage'), 'dist', file)).catch(() => null)
+      if (code === null) response.writeHead(404).end()
+      else response.writeHead(200, { 'content-type': 'text/javascript' }).end(code)
+    } else if (api.url !== undefined && incoming.url?.startsWith('/api/')) {
+      const forwarded = request(`${api.url}${incoming.url.slice(4)}`, {
+        method: incoming.method,
+        headers: incoming.headers,
+      })
+      forwarded.on('response', (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers)
+        answer.pipe(response)
+      })
+      forwarded.on('error', () => response.destroy())
+      incoming.pipe(forwarded)
     } else {
       response.writeHead(404).end()
     }
@@ -90,6 +132,8 @@ async function servePage(): Promise<{ server: Server; origin: string }> {
 let browser: Browser
 let page: Page
 let site: Awaited<ReturnType<typeof servePage>>
+/** Where the page's own origin forwards `/api/…`. */
+const sameOrigin: { url?: string } = {}
 
 describe.runIf(hasChromium)(
   'the built client in Chromium, calling the server on another origin',
@@ -98,7 +142,7 @@ describe.runIf(hasChromium)(
   },
   () => {
     beforeAll(async () => {
-      site = await servePage()
+      site = await servePage(sameOrigin)
       browser = await chromium.launch(CHROMIUM_LAUNCH)
       page = await browser.newPage()
       await page.goto(`${site.origin}/`)
@@ -144,6 +188,19 @@ describe.runIf(hasChromium)(
       }
     })
 
+    it('keeps a live listing with @tasklane/client/live on the same origin', async () => {
+      const api = await startServer()
+      sameOrigin.url = api.url
+      try {
+        const result = await page.evaluate((url) => window.living(url), `${site.origin}/api`)
+        expect(result.shown).toContainEqual(['live in a browser 🚀'])
+        expect(result.shown.at(-1)).toEqual([])
+        expect(result).toMatchObject({ error: undefined, closed: true, caughtUp: false })
+      } finally {
+        await api.close()
+      }
+    })
+
     it('fails with ConnectionError when the server does not allow the page origin', async () => {
       const api = await startServer({ corsOrigins: ['http://127.0.0.1:1'] })
       const closed = await startServer()
@@ -172,6 +229,12 @@ declare global {
   interface Window {
     scenario(baseUrl: string): Promise<Scenario>
     blocked(baseUrl: string): Promise<string>
+    living(baseUrl: string): Promise<{
+      shown: string[][]
+      closed: boolean
+      caughtUp: boolean
+      error: string | undefined
+    }>
     watching(baseUrl: string): Promise<{
       created: Scenario['created']
       seen: Scenario['created']

@@ -32,6 +32,30 @@ const main = async () => {
 main().catch((error) => { console.error(error); process.exit(1) })
 `
 
+/**
+ * A script that keeps a live copy of a listing with `@tasklane/client/live` while it creates
+ * a task, printing what the copy held once it had it.
+ */
+const liveScript = (load: string) => `${load}
+const client = createClient({ baseUrl: process.env.TASKLANE_URL })
+const main = async () => {
+  const tag = 'live-' + Date.now()
+  const live = new LiveTasks(client, { tag, order: 'desc', limit: 2 })
+  // Checked at once too: the change may have been applied before the call returned.
+  const when = (done) => new Promise((resolve) => {
+    const check = () => { if (done() || live.closed) { off(); resolve() } }
+    const off = live.subscribe(check)
+    check()
+  })
+  await when(() => live.caughtUp)
+  const task = await client.createTask({ name: 'seen live', tag })
+  await when(() => live.caughtUp && live.seq > 0 && live.tasks.some((t) => t.id === task.id))
+  live.close()
+  console.log(JSON.stringify({ names: live.tasks.map((t) => t.name), closed: live.closed }))
+}
+main().catch((error) => { console.error(error); process.exit(1) })
+`
+
 const ESM = `import { ApiError, createClient, isApiError } from '@tasklane/client'`
 const CJS = `const { ApiError, createClient, isApiError } = require('@tasklane/client')`
 
@@ -47,6 +71,8 @@ const SCRIPTS = {
     `${CJS}\nconst { validateResponses } = require('@tasklane/client/validate')`,
     true,
   ),
+  'live.mjs': liveScript(`${ESM}\nimport { LiveTasks } from '@tasklane/client/live'`),
+  'live.cjs': liveScript(`${CJS}\nconst { LiveTasks } = require('@tasklane/client/live')`),
 }
 
 /** Typed use of the default entry's whole surface, compiled by tsc under each module resolution. */
@@ -58,8 +84,10 @@ const GOOD_TS = `import {
   type NewTask,
   type Task,
   type TasklaneClient,
+  PreconditionFailedError,
   ValidationError,
 } from '@tasklane/client'
+import { LiveTasks } from '@tasklane/client/live'
 
 const client: TasklaneClient = createClient({
   baseUrl: 'http://127.0.0.1:3000',
@@ -74,9 +102,20 @@ export async function demo(signal: AbortSignal): Promise<number> {
   const tag: string | undefined = task.tag
   const tasks: Task[] = await client.listTasks(10, { after: id, tag })
   for await (const each of client.tasks({ pageSize: 50 })) tasks.push(each)
+  const done: Task = await client.completeTask(id, { ifMatch: task.version })
+  const cached: Task | undefined = await client.getTask(id, { ifNoneMatch: done.version })
+  for await (const event of client.watch({ after: 0, status: 'open', signal })) {
+    if (event.type === 'deleted') return event.task.version
+    if (cached === undefined) return event.task.name.length
+  }
+  const live = new LiveTasks(client, { status: 'open', order: 'desc', limit: 5, signal })
+  live.subscribe((copy) => tasks.push(...copy.tasks))
+  live.close()
   try {
     await client.getTask(id, { timeoutMs: 1000, retry: false })
+    await client.deleteTask(id, { ifMatch: '"2"' })
   } catch (error) {
+    if (error instanceof PreconditionFailedError) return error.version ?? 0
     if (error instanceof ApiError) return (error.body as ErrorBody).code
     if (error instanceof ValidationError) return error.path.length
     if (isTasklaneError(error)) return 0
@@ -160,7 +199,15 @@ function expectConsumerRun(result: Awaited<ReturnType<typeof exec>>, name: strin
   expect(result.stderr).toBe('')
   expect(result.code).toBe(0)
   const output = JSON.parse(result.stdout)
-  expect(output.task).toEqual({ id: expect.any(Number), name, tag })
+  expect(output.task).toEqual({
+    id: expect.any(Number),
+    name,
+    tag,
+    status: 'open',
+    version: 1,
+    createdAt: expect.any(String),
+    updatedAt: expect.any(String),
+  })
   expect(output.listed).toContain(output.task.id)
   expect(output).toMatchObject({
     apiError: true,
@@ -258,10 +305,24 @@ describe('the packed client, installed with npm outside the repository', {
     },
   )
 
+  it.each([
+    ['ESM import', 'live.mjs'],
+    ['CommonJS require', 'live.cjs'],
+  ])('keeps a live listing with @tasklane/client/live by %s', async (_label, file) => {
+    const result = await exec(dir, process.execPath, [file], { TASKLANE_URL: server.url })
+    expect(result.stderr).toBe('')
+    expect(JSON.parse(result.stdout)).toEqual({ names: ['seen live'], closed: true })
+  })
+
   describe.runIf(hasBun)('on Bun', () => {
     it('works with ESM import against a live server', async () => {
       const result = await exec(dir, BUN, ['esm.mjs'], { TASKLANE_URL: server.url })
       expectConsumerRun(result, 'from a consumer 🚀', 'consumer')
+    })
+
+    it('keeps a live listing with @tasklane/client/live', async () => {
+      const result = await exec(dir, BUN, ['live.mjs'], { TASKLANE_URL: server.url })
+      expect(JSON.parse(result.stdout)).toEqual({ names: ['seen live'], closed: true })
     })
   })
 

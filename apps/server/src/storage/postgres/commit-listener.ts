@@ -1,19 +1,23 @@
 import pg from 'pg'
-import type { HighWater } from '../high-water.js'
+import type { CommittedSeq } from '../committed-seq.js'
 
 /** First wait before the listening connection is opened again; it doubles up to the next. */
 const RECONNECT_MIN_MS = 100
 const RECONNECT_MAX_MS = 5_000
 
-/** What the commit listener needs: where to listen, and how to read the newest id. */
+/** What the commit listener needs: where to listen, and how to read the newest seq. */
 export interface CommitListenerOptions {
-  /** The database URL (the same search_path as the pool). */
-  readonly url: string
+  /**
+   * A URL whose connections are sessions (the same database and search_path as the pool);
+   * none when every connection goes through a transaction-mode pooler, where a LISTEN would
+   * last one transaction: then the newest seq is only read every `checkMs`.
+   */
+  readonly url: string | undefined
   /** The channel that every write transaction notifies (per deployment: see open.ts). */
   readonly channel: string
-  /** The newest committed id, read through the pool. */
-  readonly newestId: () => Promise<number>
-  /** How often the newest id is read besides notifications, in ms. */
+  /** The newest committed seq, read through the pool. */
+  readonly newestSeq: () => Promise<number>
+  /** How often the newest seq is read besides notifications (or instead of them), in ms. */
   readonly checkMs: number
 }
 
@@ -21,23 +25,25 @@ export interface CommitListenerOptions {
 const identifier = (name: string) => `"${name.replaceAll('"', '""')}"`
 
 /**
- * Raises the high-water mark from commits made by any instance on the database: LISTEN on
- * a connection of its own (a pooled one would be handed to queries and lose its LISTEN),
- * opened again with backoff whenever it drops, plus a periodic read of the newest id.
- * A notification carries only an id, so one lost while the connection was down, or
- * merged with another, costs nothing but latency: the next check or notification covers
- * it, and the connection reads the newest id each time it is opened again.
+ * Raises the committed seq from commits made by any instance on the database: LISTEN on a
+ * connection of its own (a pooled one would be handed to queries and lose its LISTEN), when
+ * there is a session to hold one, opened again with backoff whenever it drops, plus a
+ * periodic read of the newest seq. A notification carries only a seq, so one lost while the
+ * connection was down, or merged with another, costs nothing but latency: the next check or
+ * notification covers it, and the connection reads the newest seq each time it is opened
+ * again. Without a session the periodic read is all there is: a commit reaches the feed
+ * within `checkMs` and a round trip.
  */
-export function listenForCommits({ url, channel, newestId, checkMs }: CommitListenerOptions) {
-  return (highWater: HighWater): (() => Promise<void>) => {
+export function listenForCommits({ url, channel, newestSeq, checkMs }: CommitListenerOptions) {
+  return (committed: CommittedSeq): (() => Promise<void>) => {
     let client: pg.Client | undefined
     let closed = false
     let retryMs = RECONNECT_MIN_MS
     let retryTimer: NodeJS.Timeout | undefined
 
     const check = () =>
-      newestId().then(
-        (id) => highWater.raise(id),
+      newestSeq().then(
+        (seq) => committed.raise(seq),
         () => {}, // The pool reconnects by itself; the next check tries again.
       )
 
@@ -51,7 +57,7 @@ export function listenForCommits({ url, channel, newestId, checkMs }: CommitList
     }
 
     async function connect(): Promise<void> {
-      if (closed) return
+      if (closed || url === undefined) return
       const connection = new pg.Client({
         connectionString: url,
         application_name: 'tasklane-listen',
@@ -59,8 +65,8 @@ export function listenForCommits({ url, channel, newestId, checkMs }: CommitList
       })
       client = connection
       connection.on('notification', ({ channel: from, payload }) => {
-        const id = Number(payload)
-        if (from === channel && Number.isSafeInteger(id)) highWater.raise(id)
+        const seq = Number(payload)
+        if (from === channel && Number.isSafeInteger(seq)) committed.raise(seq)
       })
       connection.on('error', () => reconnect(connection))
       connection.on('end', () => reconnect(connection))
@@ -77,7 +83,8 @@ export function listenForCommits({ url, channel, newestId, checkMs }: CommitList
 
     const poll = setInterval(check, checkMs)
     poll.unref()
-    void connect()
+    if (url === undefined) void check()
+    else void connect()
     return async () => {
       closed = true
       clearInterval(poll)

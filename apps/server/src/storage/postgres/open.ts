@@ -1,15 +1,19 @@
 import { Kysely, PostgresDialect, sql } from 'kysely'
 import pg from 'pg'
-import { kyselyStorage } from '../kysely-storage.js'
-import { migrate } from '../migrations.js'
-import { createReads } from '../queries.js'
+import { ReadShapes, Reads } from '../reads.js'
 import type { Schema } from '../schema.js'
-import type { Storage } from '../storage.js'
-import { writeBatch } from '../write-batch.js'
+import type { Storage, StorageConfig } from '../storage.js'
+import { TaskStorage } from '../task-storage.js'
+import { writeBatch } from '../write-plan.js'
 import { WRITE_PROBE_SQL } from '../write-probe.js'
-import { postgresStatements } from './batch.js'
 import { listenForCommits } from './commit-listener.js'
-import { preparedQueries } from './prepared.js'
+import { connectionMode } from './connection-mode.js'
+import { int8Numbers } from './int8-numbers.js'
+import { migratePostgres } from './migrate.js'
+import { modeStatements } from './mode-statements.js'
+import { PostgresSnapshots } from './snapshots.js'
+import type { Timeouts } from './timeouts.js'
+import { postgresStatements } from './write-statements.js'
 
 /** How long a wait for the database may last (a connection, a lock, a statement) unless told otherwise. */
 export const DATABASE_TIMEOUT_MS = 5_000
@@ -17,99 +21,128 @@ export const DATABASE_TIMEOUT_MS = 5_000
 /** `tasl`: the first key of the two-key advisory lock that serializes task writers. */
 const WRITE_LOCK_CLASS = 0x7461_736c
 
-const INT8_OID = 20
-
-/**
- * bigint (int8) columns arrive as JS numbers instead of node-postgres' default strings.
- * Exact: the tasks id sequence stops at 2^53-1 (migration 0003), and counts stay far below.
- * Set on this pool only, so other users of `pg` in the process keep their parsers.
- */
-const types = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === INT8_OID && format !== 'binary'
-      ? (value: string) => Number(value)
-      : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
-}
-
-/** How often the newest id is read besides the notifications, unless told otherwise. */
+/** How often the newest seq is read besides the notifications, unless told otherwise. */
 const COMMIT_CHECK_MS = 1_000
 
 /**
- * Opens a pool on `url`, runs pending migrations (several instances starting together
- * is safe: Kysely's Migrator holds a PostgreSQL advisory lock while it migrates) and
- * returns the Storage. `commitCheckMs`: how often the newest id is read as the safety net
- * under the commit notifications. `timeoutMs` bounds every wait: for a pooled connection,
- * for a lock (lock_timeout), for a statement (statement_timeout), and, for a server that
- * does not answer at all, the call itself; each then fails with DatabaseUnavailableError.
+ * How often it is read when no connection can LISTEN, unless told otherwise: a change
+ * reaches every instance's feed within this and a round trip, well within the feed's 1 s.
+ */
+const COMMIT_POLL_MS = 250
+
+/** A writer that stalls mid-transaction must not hold the write lock for long. */
+const IDLE_IN_TRANSACTION_MS = 10_000
+
+/** A snapshot waits for its reader between reads; the stalled-reader limit ends it. */
+const SNAPSHOT_IDLE_MS = 5 * 60_000
+
+/** A pool whose connections may die while idle or between two statements. */
+function newPool(config: pg.PoolConfig): pg.Pool {
+  const pool = new pg.Pool(config)
+  // Restart, failover, pg_terminate_backend, a pooler closing its side: the query in flight
+  // fails and the pool drops the client; without these listeners the 'error' event would
+  // crash the process instead.
+  pool.on('error', () => {})
+  pool.on('connect', (client) => client.on('error', () => {}))
+  return pool
+}
+
+/**
+ * Opens the storage on PostgreSQL: detects (or is told) whether `url` goes through a
+ * transaction-mode pooler, runs pending migrations (on `directUrl` when given), and returns
+ * the Storage. Every wait is bounded by `timeoutMs`: for a pooled connection, for a lock
+ * (lock_timeout), for a statement (statement_timeout), and, for a server that does not answer
+ * at all, the call itself; each then fails with DatabaseUnavailableError. Those timeouts are
+ * set once per connection on sessions, and in each transaction through a pooler, which also
+ * gets no prepared statements. The change feed LISTENs on `directUrl`, else on `url` when it
+ * is a session, else reads the newest seq every `commitCheckMs` (250 ms) instead.
  *
  * @example
- * const storage = await openPostgres('postgres://tasklane@db/tasklane', 10)
+ * const storage = await openPostgres({ kind: 'postgres', url: 'postgres://tasklane@db/tasklane', poolSize: 10 })
  */
 export async function openPostgres(
-  url: string,
-  poolSize: number,
-  {
-    commitCheckMs = COMMIT_CHECK_MS,
-    timeoutMs = DATABASE_TIMEOUT_MS,
-  }: { commitCheckMs?: number; timeoutMs?: number | undefined } = {},
+  config: Extract<StorageConfig, { kind: 'postgres' }>,
 ): Promise<Storage> {
-  const pool = new pg.Pool({
+  const { url, directUrl, poolSize } = config
+  const timeoutMs = config.timeoutMs ?? DATABASE_TIMEOUT_MS
+  const mode = await connectionMode(url, config.preparedStatements ?? 'auto', timeoutMs)
+  const requests = { waitMs: timeoutMs, idleInTransactionMs: IDLE_IN_TRANSACTION_MS }
+  const snapshotTimeouts = { waitMs: timeoutMs, idleInTransactionMs: SNAPSHOT_IDLE_MS }
+  const statements = modeStatements(mode, requests, snapshotTimeouts)
+  const poolOptions = (name: string, timeouts: Timeouts): pg.PoolConfig => ({
     connectionString: url,
     max: poolSize,
     connectionTimeoutMillis: timeoutMs,
-    // Enforced by the server: it cancels the statement and the request gets a 503.
-    statement_timeout: timeoutMs,
-    lock_timeout: timeoutMs,
     // Enforced here, for a server that does not answer at all: frees the pooled client.
     query_timeout: timeoutMs + 1_000,
     keepAlive: true,
-    application_name: 'tasklane',
-    // A writer that stalls mid-transaction must not hold the write lock for long.
-    idle_in_transaction_session_timeout: 10_000,
-    types,
+    application_name: name,
+    types: int8Numbers,
+    ...statements.poolOptions(timeouts),
   })
-  // A connection can die while idle or between two statements (restart, failover,
-  // pg_terminate_backend). The query in flight fails and the pool drops the client;
-  // without these listeners the 'error' event would crash the process instead.
-  pool.on('error', () => {})
-  pool.on('connect', (client) => client.on('error', () => {}))
 
-  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) })
+  const location = await migratePostgres(directUrl ?? url, timeoutMs)
+  const pool = newPool(poolOptions('tasklane', requests))
+  const run = statements.run(pool)
+  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: statements.kysely(pool) }) })
   let channel: string
   try {
-    await migrate(db, 'postgres')
     // One channel per deployment, keyed like the write lock by the tasks table's oid, so
     // that deployments in other schemas of the database do not wake each other.
-    const { rows } = await sql<{
-      oid: number
-    }>`select 'tasks'::regclass::oid::int as oid`.execute(db)
-    channel = `tasklane_tasks_${rows[0]?.oid}`
+    const [row] = await run<{ oid: number | null; database: string; schema: string }>(
+      `select to_regclass('tasks')::oid::int as oid, current_database() as database,
+        current_schema() as schema`,
+      [],
+    )
+    if (row?.database !== location.database || row.schema !== location.schema) {
+      throw new Error(
+        `DATABASE_DIRECT_URL reaches ${location.database}.${location.schema} but DATABASE_URL ${row?.database}.${row?.schema}; both must reach the same tasks.`,
+      )
+    }
+    channel = `tasklane_tasks_${row.oid}`
   } catch (error) {
     await db.destroy()
     throw error
   }
-  const reads = createReads(db, preparedQueries(pool))
-  const statements = postgresStatements(pool, channel, WRITE_LOCK_CLASS)
-  return kyselyStorage({
+  const shapes = new ReadShapes(db)
+  const reads = new Reads(shapes, run)
+  // Streamed listings hold a connection each for as long as they stream: a pool of their
+  // own, the same size, so that they never take the connections requests need.
+  const snapshots = new PostgresSnapshots(
+    newPool(poolOptions('tasklane-snapshot', snapshotTimeouts)),
+    shapes,
+    statements.beginSnapshot,
+  )
+  const writes = postgresStatements(run, channel, WRITE_LOCK_CLASS)
+  const listenUrl = directUrl ?? (mode === 'session' ? url : undefined)
+  return new TaskStorage({
     kind: 'postgres',
     db,
     reads,
-    // Writers on every instance take turns: the identity value is drawn after the lock
-    // is held and the lock is released only once the commit is visible, so ids appear
-    // in commit order and a reader paging with `after` never skips a task. The lock is
-    // keyed by the tasks table's oid, so deployments in other schemas do not contend.
-    // A batch is at most two round trips: its keys looked up, then one statement.
-    writeTasks: (items, now, notBefore) => writeBatch(statements, items, now, notBefore),
+    sharedSeqReads: true,
+    batchesInFlight: 2,
+    // The snapshot pool's size: a streamed listing past it is refused, not kept waiting.
+    maxSnapshots: poolSize,
+    // Writers on every instance take turns: seqs and ids are drawn after the lock is held
+    // and the lock is released only once the commit is visible, so both appear in commit
+    // order and a reader following seqs (the feed) or ids (paging) never skips one. The lock
+    // is keyed by the tasks table's oid, so deployments in other schemas do not contend.
+    // A batch is at most two round trips: what it reads, then one statement.
+    write: (items, now, notBefore) => writeBatch(writes, items, now, notBefore),
     probeWrite: async () => void (await sql.raw(WRITE_PROBE_SQL).execute(db)),
+    openSnapshot: () => snapshots.open(),
     // A little past the database's own timeouts, so that it normally answers first (and
     // the statement is known to have been cancelled); this bound is for a silent server.
     timeoutMs: timeoutMs + 500,
     watchCommits: listenForCommits({
-      url,
+      url: listenUrl,
       channel,
-      newestId: reads.newestId,
-      checkMs: commitCheckMs,
+      newestSeq: () => reads.newestSeq(),
+      checkMs: config.commitCheckMs ?? (listenUrl === undefined ? COMMIT_POLL_MS : COMMIT_CHECK_MS),
     }),
-    close: () => db.destroy(),
+    async close() {
+      await snapshots.close()
+      await db.destroy()
+    },
   })
 }

@@ -5,11 +5,15 @@ import { SQLite, type SQLiteDatabase } from './driver.js'
 /**
  * Opens an SQLite connection as every connection of the server needs it: WAL, and
  * synchronous=FULL so that a commit reaches the disk before its 201 is sent. Refuses to
- * go on without them. Used by the reading connection and by the writer thread alike.
+ * go on without them. Used by the reading connection and by the writer thread alike;
+ * `mustExist` for connections opened later, which must never create a new, empty file.
  */
-export function openConnection(filename: string): SQLiteDatabase {
-  if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true })
-  const sqlite = new SQLite(filename)
+export function openConnection(
+  filename: string,
+  { mustExist = false }: { mustExist?: boolean } = {},
+): SQLiteDatabase {
+  if (filename !== ':memory:' && !mustExist) mkdirSync(dirname(filename), { recursive: true })
+  const sqlite = new SQLite(filename, { fileMustExist: mustExist })
   try {
     sqlite.pragma('journal_mode = WAL')
     sqlite.pragma('synchronous = FULL')

@@ -1,85 +1,86 @@
 import type { Worker } from 'node:worker_threads'
-import type SQLite from 'better-sqlite3'
-import { Kysely, type SqliteDatabase, SqliteDialect } from 'kysely'
-import type { RunQuery } from '../compiled-query.js'
+import { Kysely, SqliteDialect } from 'kysely'
+import type { Backend } from '../backend.js'
 import { StorageEvents } from '../events.js'
-import { kyselyStorage } from '../kysely-storage.js'
-import { migrate } from '../migrations.js'
-import { createReads } from '../queries.js'
+import { migrate } from '../migrations/index.js'
+import { ReadShapes, Reads } from '../reads.js'
 import type { Schema } from '../schema.js'
-import type { Storage } from '../storage.js'
-import { createBatchWriter } from './batch.js'
+import type { Snapshot } from '../storage.js'
+import { TaskStorage } from '../task-storage.js'
 import { openConnection } from './connection.js'
 import { fileIdentity } from './file-identity.js'
-import { createSqliteWriter } from './writer.js'
+import { SqliteSnapshots } from './snapshots.js'
+import { StatementCache } from './statement-cache.js'
+import { SqliteBatchWriter } from './write-statements.js'
+import { SqliteWriterThread } from './writer-thread.js'
 
 /** The SQLite Storage, with a way to reach its writer thread. */
-export interface SqliteStorage extends Storage {
+export class SqliteStorage extends TaskStorage {
+  readonly #writer: SqliteWriterThread | undefined
+
+  constructor(backend: Backend, writer?: SqliteWriterThread) {
+    super(backend)
+    this.#writer = writer
+  }
+
   /**
    * The writer thread now running, undefined while it is restarted (or for `:memory:`,
    * which has none). For tests that kill it to see the server recover; nothing else.
    */
-  writerThread(): Worker | undefined
-}
-
-/**
- * better-sqlite3 compiles SQL on every `prepare`, and Kysely prepares every query it
- * runs. The SQL of a query shape never changes (values are bound parameters), so each
- * statement is compiled once and reused. The cache is bounded in case shapes multiply.
- */
-function withStatementCache(sqlite: SQLite.Database, max = 256): SqliteDatabase {
-  const statements = new Map<string, SQLite.Statement>()
-  return {
-    close: () => sqlite.close(),
-    prepare(sql) {
-      let statement = statements.get(sql)
-      if (statement === undefined) {
-        if (statements.size >= max) statements.clear()
-        statement = sqlite.prepare(sql)
-        statements.set(sql, statement)
-      }
-      return statement
-    },
+  writerThread(): Worker | undefined {
+    return this.#writer?.thread()
   }
 }
 
 /**
- * The reads' statements run on the cached prepared statement directly: synchronous, so no
- * connection to acquire and nothing to wait for (Kysely's driver would take its mutex).
+ * `:memory:` is one database per connection: no other connection can hold a snapshot of it,
+ * so a streamed listing reads the live database chunk by chunk (no isolation between them).
  */
-function runOn(database: SqliteDatabase): RunQuery {
-  return <Row>(sql: string, parameters: readonly unknown[]) =>
-    Promise.resolve(database.prepare(sql).all(parameters) as Row[])
+function liveSnapshot(reads: Reads): () => Promise<Snapshot> {
+  return async () => ({
+    seq: await reads.newestSeq(),
+    listTasks: (filter, limit) => reads.listTasks(filter, limit),
+    listIds: (filter, limit) => reads.listIds(filter, limit),
+    close: async () => {},
+  })
 }
 
 /**
  * Opens an SQLite file (created with its directory if missing), migrates it, and returns
- * the Storage: reads on this thread's connection, creates committed by a writer thread
- * with a connection of its own. `:memory:` is one database per connection, so there the
- * batches are committed on the reading connection, by the same code.
+ * the Storage: reads on this thread's connection, writes committed by a writer thread with
+ * a connection of its own, streamed listings on snapshot connections. `:memory:` is one
+ * database per connection, so there the batches are committed on the reading connection,
+ * by the same code.
  */
 export async function openSqlite(filename: string): Promise<SqliteStorage> {
-  const sqlite = openConnection(filename)
-  const database = withStatementCache(sqlite)
+  const database = new StatementCache(openConnection(filename))
   const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database }) })
-  const reads = createReads(db, runOn(database))
+  const shapes = new ReadShapes(db)
+  const reads = new Reads(shapes, database.run)
   try {
     await migrate(db, 'sqlite')
   } catch (error) {
     await db.destroy()
     throw error
   }
+  const common = {
+    kind: 'sqlite',
+    db,
+    reads,
+    sharedSeqReads: false,
+    maxSnapshots: Number.POSITIVE_INFINITY,
+  } as const
   if (filename === ':memory:') {
-    const batches = createBatchWriter(sqlite)
-    const storage = kyselyStorage({
-      kind: 'sqlite',
-      db,
-      reads,
-      writeTasks: batches.commit,
-      probeWrite: batches.probe,
+    const batches = new SqliteBatchWriter(database.connection)
+    return new SqliteStorage({
+      ...common,
+      // Committed on this thread, one after the other.
+      batchesInFlight: 2,
+      write: (items, now, notBefore) => batches.commit(items, now, notBefore),
+      probeWrite: () => batches.probe(),
+      openSnapshot: liveSnapshot(reads),
       close: () => db.destroy(),
     })
-    return { ...storage, writerThread: () => undefined }
   }
   // The file as opened: the writer thread checks every commit against it.
   const identity = fileIdentity(filename)
@@ -88,20 +89,23 @@ export async function openSqlite(filename: string): Promise<SqliteStorage> {
     throw new Error(`The database file ${filename} vanished as it was opened.`)
   }
   const events = new StorageEvents()
-  const writer = createSqliteWriter(filename, identity, events.report)
-  const storage = kyselyStorage({
-    kind: 'sqlite',
-    db,
-    reads,
-    // Commits happen on the writer thread's connection; what this one reads is committed.
-    keepRecent: true,
-    writeTasks: writer.write,
-    probeWrite: writer.probe,
-    events,
-    async close() {
-      await writer.close()
-      await db.destroy()
+  const writer = new SqliteWriterThread(filename, identity, events.report)
+  const snapshots = new SqliteSnapshots(filename, shapes)
+  return new SqliteStorage(
+    {
+      ...common,
+      // The writer thread takes every batch that has arrived into its next commit.
+      batchesInFlight: 64,
+      write: (items, now, notBefore) => writer.write(items, now, notBefore),
+      probeWrite: () => writer.probe(),
+      openSnapshot: () => snapshots.open(),
+      events,
+      async close() {
+        await writer.close()
+        snapshots.close()
+        await db.destroy()
+      },
     },
-  })
-  return { ...storage, writerThread: writer.thread }
+    writer,
+  )
 }

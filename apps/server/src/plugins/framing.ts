@@ -1,0 +1,47 @@
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import { HttpError } from '../http/http-error.js'
+import { headerLines } from '../http/raw-request.js'
+
+/** The one expectation HTTP defines (RFC 9110, section 10.1.1); Node answers it itself. */
+const CONTINUE = /^100-continue$/i
+
+/**
+ * Requests whose meaning a proxy in front could read otherwise than this server, refused
+ * before anything else looks at them:
+ * - HTTP/1.0 with Transfer-Encoding: faulty framing (RFC 9112, section 6.1); the
+ *   connection is closed after the 400, since where the next request starts is unknown.
+ * - several Authorization headers: Node keeps the first, a proxy may check the last.
+ * - an Expect other than 100-continue: 417, in the Error shape with a request id, where
+ *   Node would answer a bare 417 itself.
+ */
+export default fp(
+  async function framing(app: FastifyInstance) {
+    // Node answers an unknown expectation itself unless this event has a listener; handed
+    // on as a request, it gets the same hooks, headers and Error shape as any other.
+    app.server.on('checkExpectation', (request, response) => {
+      app.server.emit('request', request, response)
+    })
+    app.addHook('onRequest', (request, _reply, done) => {
+      const raw = request.raw
+      if (raw.httpVersion === '1.0' && headerLines(raw.rawHeaders, 'transfer-encoding') > 0) {
+        return done(
+          new HttpError(400, 'An HTTP/1.0 request must not carry Transfer-Encoding.', {
+            Connection: 'close',
+          }),
+        )
+      }
+      if (headerLines(raw.rawHeaders, 'authorization') > 1) {
+        return done(new HttpError(400, 'The request must carry at most one Authorization header.'))
+      }
+      const expect = request.headers.expect
+      if (expect !== undefined && !CONTINUE.test(expect.trim())) {
+        return done(
+          new HttpError(417, `The expectation "${expect}" is not supported; only 100-continue is.`),
+        )
+      }
+      done()
+    })
+  },
+  { name: 'framing' },
+)

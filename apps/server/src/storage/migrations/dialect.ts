@@ -1,0 +1,4 @@
+import type { StorageConfig } from '../storage.js'
+
+/** Which database a migration runs on: some steps differ. */
+export type Dialect = StorageConfig['kind']

@@ -1,0 +1,54 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: migrations run against whatever schema the database has.
+import { type Kysely, type Migration, Migrator, sql } from 'kysely'
+import { createTasks } from './0001-create-tasks.js'
+import { createIdempotencyKeys } from './0002-create-idempotency-keys.js'
+import { limitTaskIds } from './0003-limit-task-ids.js'
+import { createWriteProbe } from './0004-create-write-probe.js'
+import { createWriteFunction } from './0005-write-function.js'
+import { taskLifecycle } from './0006-task-lifecycle.js'
+import type { Dialect } from './dialect.js'
+
+/** The name of the newest migration: a database migrated to it is up to date. */
+export const LATEST_MIGRATION = '0006-task-lifecycle'
+
+/** Migrations in order; names sort lexically, so they carry a number. */
+function migrations(dialect: Dialect): Record<string, Migration> {
+  return {
+    '0001-create-tasks': createTasks(dialect),
+    '0002-create-idempotency-keys': createIdempotencyKeys(),
+    '0003-limit-task-ids': limitTaskIds(dialect),
+    '0004-create-write-probe': createWriteProbe(),
+    '0005-write-function': createWriteFunction(dialect),
+    '0006-task-lifecycle': taskLifecycle(dialect),
+  }
+}
+
+async function currentSchema(db: Kysely<any>): Promise<string> {
+  const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(
+    db,
+  )
+  const schema = rows[0]?.schema
+  if (!schema) throw new Error('No schema of the PostgreSQL search_path exists.')
+  return schema
+}
+
+/**
+ * Brings the schema up to `target` (default: the newest migration); safe to call on every
+ * start. Tests pass an older target to make a database as an earlier release left it.
+ */
+export async function migrate(
+  db: Kysely<any>,
+  dialect: Dialect,
+  target = LATEST_MIGRATION,
+): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations(dialect) },
+    // PostgreSQL: Kysely looks for its own tables in every schema unless told which;
+    // with another deployment (or test run) in a neighbouring schema it would find
+    // theirs and never create ours. The schema is the first of the search_path.
+    migrationTableSchema: dialect === 'postgres' ? await currentSchema(db) : undefined,
+  })
+  const { error } = await migrator.migrateTo(target)
+  if (error) throw error
+}

@@ -1,0 +1,226 @@
+import type { Task } from '@tasklane/contract'
+import { type Compilable, type Kysely, sql } from 'kysely'
+import { type CompiledShape, compileShape, parametersOf, type RunQuery } from './compiled-query.js'
+import type { RowStatus, Schema } from './schema.js'
+import type { AtSeq, Change, ListFilter } from './storage.js'
+import { type ChangeRow, TASK_COLUMNS, type TaskRow, toTask } from './task-row.js'
+
+type Db = Kysely<Schema>
+
+/** Every value a read may take; each shape uses some of them. */
+interface ReadValues {
+  id: number
+  after: number
+  before: number
+  tag: string
+  status: string
+  limit: number
+}
+
+type Value = <K extends keyof ReadValues & string>(name: K) => ReadValues[K]
+
+/** A row of a read that also tells the newest seq of the snapshot it was read in. */
+type WithNewest<Row> = { newest: number | null } & { [K in keyof Row]: Row[K] | null }
+
+const DELETED = sql.lit<RowStatus>('deleted')
+
+/**
+ * The SQL of every read, the same on every backend: each shape (a listing with or without
+ * `before`, `tag`, `status`, descending…) is built and compiled by Kysely once, on its first
+ * use; later requests only bind their values to the backend's prepared statement.
+ */
+export class ReadShapes {
+  readonly #db: Db
+  readonly #shapes = new Map<string, CompiledShape<ReadValues>>()
+
+  constructor(db: Db) {
+    this.#db = db
+  }
+
+  /** The shape named `key`, compiled from `build` the first time it is asked for. */
+  get(key: string, build: (db: Db, value: Value) => Compilable): CompiledShape<ReadValues> {
+    let compiled = this.#shapes.get(key)
+    if (compiled === undefined) {
+      compiled = compileShape<ReadValues>((value) => build(this.#db, value))
+      this.#shapes.set(key, compiled)
+    }
+    return compiled
+  }
+}
+
+/** The live tasks a filter lists, in its order (without a select list). */
+function filtered(db: Db, filter: ListFilter, value: Value) {
+  let query = db.selectFrom('tasks').where('id', '>', value('after'))
+  if (filter.before !== undefined) query = query.where('id', '<', value('before'))
+  if (filter.tag !== undefined) query = query.where('tag', '=', value('tag'))
+  query =
+    filter.status === undefined
+      ? query.where('status', '<>', DELETED)
+      : query.where('status', '=', value('status') as RowStatus)
+  return query.orderBy('id', filter.order === 'desc' ? 'desc' : 'asc')
+}
+
+const filterKey = (filter: ListFilter) =>
+  `${filter.before !== undefined}:${filter.tag !== undefined}:${filter.status !== undefined}:${filter.order === 'desc'}`
+
+const filterValues = (filter: ListFilter) => ({
+  after: filter.after ?? 0,
+  before: filter.before,
+  tag: filter.tag,
+  status: filter.status,
+})
+
+/** The newest seq of the database, as a one-row subquery. */
+const newestSeq = (db: Db) =>
+  db
+    .selectFrom('tasks')
+    .select((eb) => eb.fn.max('seq').as('newest'))
+    .as('s')
+
+/** A listed row with the snapshot's newest seq joined: its task, if the row holds one. */
+function rowsAtSeq(rows: readonly WithNewest<TaskRow>[]): AtSeq<Task[]> {
+  const seq = Number(rows[0]?.newest ?? 0)
+  const tasks: Task[] = []
+  for (const row of rows) if (row.id !== null) tasks.push(toTask(row as TaskRow))
+  return { value: tasks, seq }
+}
+
+function toChange(row: ChangeRow): Change {
+  const deleted = row.status === 'deleted'
+  const prevSeq = Number(row.prev_seq)
+  return {
+    seq: Number(row.seq),
+    id: Number(row.id),
+    version: Number(row.version),
+    task: deleted ? undefined : toTask(row),
+    prevSeq,
+    prev:
+      prevSeq === 0
+        ? undefined
+        : { tag: row.prev_tag ?? undefined, status: row.prev_status === 'done' ? 'done' : 'open' },
+  }
+}
+
+/**
+ * The reads of the Storage port, on one way to run SQL: the backend's prepared statements
+ * on its shared connections, or those of one snapshot's connection.
+ */
+export class Reads {
+  readonly #shapes: ReadShapes
+  readonly #run: RunQuery
+
+  constructor(shapes: ReadShapes, run: RunQuery) {
+    this.#shapes = shapes
+    this.#run = run
+  }
+
+  #execute<Row>(compiled: CompiledShape<ReadValues>, values: Partial<ReadValues>) {
+    return this.#run<Row>(compiled.sql, parametersOf(compiled, values as ReadValues))
+  }
+
+  /** The live task with this id and the newest seq, in one statement (one snapshot). */
+  async findTask(id: number): Promise<AtSeq<Task | undefined>> {
+    const shape = this.#shapes.get('find', (db, value) =>
+      db
+        .selectFrom(newestSeq(db))
+        .leftJoin('tasks as t', (join) =>
+          join.on((eb) => eb.and([eb('t.id', '=', value('id')), eb('t.status', '<>', DELETED)])),
+        )
+        .select(['s.newest', ...TASK_COLUMNS.map((column) => `t.${column}` as const)]),
+    )
+    const [row] = await this.#execute<WithNewest<TaskRow>>(shape, { id })
+    return {
+      value: row?.id == null ? undefined : toTask(row as TaskRow),
+      seq: Number(row?.newest ?? 0),
+    }
+  }
+
+  /** Up to `limit` live tasks matching the filter, in its order, and the newest seq: one statement. */
+  async listTasksAtSeq(filter: ListFilter, limit: number): Promise<AtSeq<Task[]>> {
+    const shape = this.#shapes.get(`list-at-seq:${filterKey(filter)}`, (db, value) =>
+      db
+        .selectFrom(newestSeq(db))
+        .leftJoin(
+          filtered(db, filter, value).select(TASK_COLUMNS).limit(value('limit')).as('t'),
+          (join) => join.onTrue(),
+        )
+        .select(['s.newest', ...TASK_COLUMNS.map((column) => `t.${column}` as const)])
+        .orderBy('t.id', filter.order === 'desc' ? 'desc' : 'asc'),
+    )
+    return rowsAtSeq(
+      await this.#execute<WithNewest<TaskRow>>(shape, { ...filterValues(filter), limit }),
+    )
+  }
+
+  /** Up to `limit` live tasks matching the filter, in its order. */
+  async listTasks(filter: ListFilter, limit: number): Promise<Task[]> {
+    const shape = this.#shapes.get(`list:${filterKey(filter)}`, (db, value) =>
+      filtered(db, filter, value).select(TASK_COLUMNS).limit(value('limit')),
+    )
+    const rows = await this.#execute<TaskRow>(shape, { ...filterValues(filter), limit })
+    return rows.map(toTask)
+  }
+
+  /** Up to `limit` ids of live tasks matching the filter, in its order. */
+  async listIds(filter: ListFilter, limit: number): Promise<number[]> {
+    const shape = this.#shapes.get(`ids:${filterKey(filter)}`, (db, value) =>
+      filtered(db, filter, value).select('id').limit(value('limit')),
+    )
+    const rows = await this.#execute<{ id: number }>(shape, { ...filterValues(filter), limit })
+    return rows.map((row) => Number(row.id))
+  }
+
+  /** The newest seq, 0 when nothing was ever written. */
+  async newestSeq(): Promise<number> {
+    const shape = this.#shapes.get('newest', (db) =>
+      db.selectFrom('tasks').select((eb) => eb.fn.max('seq').as('seq')),
+    )
+    const [row] = await this.#execute<{ seq: number | null }>(shape, {})
+    return Number(row?.seq ?? 0)
+  }
+
+  /** Up to `limit` rows whose latest change has a seq above `after`, by seq: the change feed. */
+  async changesAfter(after: number, limit: number): Promise<Change[]> {
+    const shape = this.#shapes.get('changes', (db, value) =>
+      db
+        .selectFrom('tasks')
+        .select([...TASK_COLUMNS, 'seq', 'prev_seq', 'prev_tag', 'prev_status'])
+        .where('seq', '>', value('after'))
+        .orderBy('seq')
+        .limit(value('limit')),
+    )
+    const rows = await this.#execute<ChangeRow>(shape, { after, limit })
+    return rows.map(toChange)
+  }
+
+  /** How many live tasks there are. */
+  async countTasks(): Promise<number> {
+    const shape = this.#shapes.get('count', (db) =>
+      db
+        .selectFrom('tasks')
+        .select((eb) => eb.fn.countAll().as('count'))
+        .where('status', '<>', DELETED),
+    )
+    const [row] = await this.#execute<{ count: number | string }>(shape, {})
+    return Number(row?.count ?? 0)
+  }
+}
+
+/** Deletes keys created before `before`; returns how many went. */
+export async function purgeIdempotencyKeys(db: Db, before: number): Promise<number> {
+  const result = await db
+    .deleteFrom('idempotency_keys')
+    .where('created_at', '<', before)
+    .executeTakeFirst()
+  return Number(result.numDeletedRows)
+}
+
+/** True when the database answers a trivial query. */
+export async function ping(db: Db): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(db)
+    return true
+  } catch {
+    return false
+  }
+}

@@ -1,0 +1,101 @@
+// The SQLite writer thread: a durable commit waits for fsync, and here that wait blocks
+// only this thread, not the server's event loop. It runs the same write algorithm as
+// every backend (write-plan.ts); the build ships it as dist/sqlite-worker.js.
+import { parentPort, workerData } from 'node:worker_threads'
+import { openConnection } from './connection.js'
+import { assertSameFile, type FileIdentity } from './file-identity.js'
+import { SqliteBatchWriter } from './write-statements.js'
+import type { WriterReply, WriterRequest } from './writer-thread.js'
+
+const { filename, identity } = workerData as { filename: string; identity: FileIdentity }
+
+// Never open (and so create) a file other than the one the server started on: a new,
+// empty database at the same path would hand out ids that were given already.
+assertSameFile(filename, identity)
+const db = openConnection(filename, { mustExist: true })
+const writer = new SqliteBatchWriter(db)
+const port = parentPort as NonNullable<typeof parentPort>
+
+/**
+ * `work` on the database, checked before and after: a write that reached a file no
+ * longer at the configured path (removed, replaced) is lost at the next start, so it
+ * must fail rather than be acknowledged.
+ */
+async function onTheFile<T>(work: () => Promise<T>): Promise<T> {
+  assertSameFile(filename, identity)
+  const result = await work()
+  assertSameFile(filename, identity)
+  return result
+}
+
+type Batch = Extract<WriterRequest, { items: unknown }>
+
+/** Batches and probes received since the last commit began: the next commit takes them all. */
+let batches: Batch[] = []
+let probes: number[] = []
+let scheduled = false
+
+function replyError(id: number, error: { message?: unknown; code?: unknown }): void {
+  port.postMessage({
+    id,
+    error: String(error?.message ?? error),
+    code: typeof error?.code === 'string' ? error.code : undefined,
+  } satisfies WriterReply)
+}
+
+/**
+ * Group commit, leader and followers: a commit takes every batch that has arrived when it
+ * begins, as one transaction (one fsync); batches that arrive while it writes wait in the
+ * port and go into the next, which begins the moment this one ends. Each batch is answered
+ * with its own outcomes. Probes follow, each a transaction of its own.
+ */
+async function commitWaiting(): Promise<void> {
+  scheduled = false
+  const taken = batches
+  const probing = probes
+  batches = []
+  probes = []
+  if (taken.length > 0) {
+    const items = taken.flatMap((batch) => batch.items)
+    // The latest batch's time: a key's expiry judged a few milliseconds later, never earlier.
+    const now = Math.max(...taken.map((batch) => batch.now))
+    const notBefore = Math.max(...taken.map((batch) => batch.notBefore))
+    try {
+      const outcomes = await onTheFile(() => writer.commit(items, now, notBefore))
+      let at = 0
+      for (const { id, items: mine } of taken) {
+        port.postMessage({
+          id,
+          outcomes: outcomes.slice(at, (at += mine.length)),
+        } satisfies WriterReply)
+      }
+    } catch (error) {
+      for (const { id } of taken) replyError(id, error as { message?: unknown })
+    }
+  }
+  for (const id of probing) {
+    try {
+      await onTheFile(() => writer.probe())
+      port.postMessage({ id, outcomes: [] } satisfies WriterReply)
+    } catch (error) {
+      replyError(id, error as { message?: unknown })
+    }
+  }
+}
+
+port.on('message', (message: WriterRequest) => {
+  if ('close' in message) {
+    // What has arrived is committed before the connection closes.
+    void commitWaiting().then(() => {
+      db.close()
+      port.close()
+    })
+    return
+  }
+  if ('probe' in message) probes.push(message.id)
+  else batches.push(message)
+  if (scheduled) return
+  scheduled = true
+  // After every message already in the port: they all join this commit.
+  setImmediate(() => void commitWaiting())
+})

@@ -1,0 +1,147 @@
+import { DatabaseUnavailableError } from '../errors.js'
+import type { Backend } from './backend.js'
+import { CommittedSeq } from './committed-seq.js'
+import { withDeadline } from './deadline.js'
+import { StorageEvents } from './events.js'
+import { ping, purgeIdempotencyKeys } from './reads.js'
+import { SharedRead } from './shared-read.js'
+import type { Snapshot, Storage, WriteOutcome } from './storage.js'
+import { storageError } from './unavailable.js'
+import { WriteHealth } from './write-health.js'
+
+/** The newest seq a batch's changes reached (0 when it changed nothing). */
+function newestChange(outcomes: readonly WriteOutcome[]): number {
+  let newest = 0
+  for (const outcome of outcomes) {
+    if (outcome.result === 'written' && !outcome.replayed && outcome.changed) {
+      newest = Math.max(newest, outcome.seq)
+    }
+  }
+  return newest
+}
+
+/**
+ * The Storage port on a backend: every call bounded by the backend's timeout and its
+ * failures sorted (DatabaseUnavailableError when a retry may work), the write path's health
+ * kept from the writes themselves, commits announced to the change feed as they are
+ * acknowledged.
+ */
+export class TaskStorage implements Storage {
+  readonly kind: Backend['kind']
+  readonly batchesInFlight: number
+  readonly maxSnapshots: number
+  readonly #backend: Backend
+  readonly #events: StorageEvents
+  readonly #committed = new CommittedSeq()
+  readonly #writeHealth: WriteHealth
+  readonly #newestSeq: () => Promise<number>
+  #stopWatching: (() => Promise<void>) | undefined
+  #closing: Promise<void> | undefined
+
+  constructor(backend: Backend) {
+    this.#backend = backend
+    this.kind = backend.kind
+    this.batchesInFlight = backend.batchesInFlight
+    this.maxSnapshots = backend.maxSnapshots
+    this.#events = backend.events ?? new StorageEvents()
+    this.#writeHealth = new WriteHealth(() => this.#guarded(backend.probeWrite()))
+    // A fault reported outside any write (the writer thread died) leaves writes in doubt.
+    this.#events.subscribe((event) => {
+      if (event.level === 'error') this.#writeHealth.failed(new DatabaseUnavailableError())
+    })
+    const read = () => this.#guarded(backend.reads.newestSeq())
+    if (backend.sharedSeqReads) {
+      const shared = new SharedRead(read)
+      this.#newestSeq = () => shared.get()
+    } else {
+      this.#newestSeq = read
+    }
+  }
+
+  /**
+   * Rejects with DatabaseUnavailableError where the driver's error means "retry later",
+   * and when the database does not answer within the timeout.
+   */
+  #guarded<T>(promise: Promise<T>): Promise<T> {
+    return withDeadline(promise, this.#backend.timeoutMs).catch((error: unknown) => {
+      throw storageError(error)
+    })
+  }
+
+  findTask(id: number) {
+    return this.#guarded(this.#backend.reads.findTask(id))
+  }
+
+  listTasks(filter: Parameters<Storage['listTasks']>[0], limit: number) {
+    return this.#guarded(this.#backend.reads.listTasksAtSeq(filter, limit))
+  }
+
+  async openSnapshot(): Promise<Snapshot> {
+    const snapshot = await this.#guarded(this.#backend.openSnapshot())
+    return {
+      seq: snapshot.seq,
+      listTasks: (filter, limit) => this.#guarded(snapshot.listTasks(filter, limit)),
+      listIds: (filter, limit) => this.#guarded(snapshot.listIds(filter, limit)),
+      close: () => snapshot.close(),
+    }
+  }
+
+  newestSeq(): Promise<number> {
+    return this.#newestSeq()
+  }
+
+  changesAfter(after: number, limit: number) {
+    return this.#guarded(this.#backend.reads.changesAfter(after, limit))
+  }
+
+  onCommitted(listener: (seq: number) => void): () => void {
+    const stop = this.#committed.subscribe(listener)
+    this.#stopWatching ??= this.#backend.watchCommits?.(this.#committed)
+    return stop
+  }
+
+  async write(...[items, now, notBefore]: Parameters<Storage['write']>): Promise<WriteOutcome[]> {
+    let outcomes: WriteOutcome[]
+    try {
+      outcomes = await this.#guarded(this.#backend.write(items, now, notBefore))
+    } catch (error) {
+      this.#writeHealth.failed(error)
+      throw error
+    }
+    this.#writeHealth.succeeded()
+    // The batch has committed, and seqs follow commit order: every change up to its newest
+    // is final. Said at once, here, rather than waiting for the database to echo it.
+    this.#committed.raise(newestChange(outcomes))
+    return outcomes
+  }
+
+  purgeIdempotencyKeys(before: number) {
+    return this.#guarded(purgeIdempotencyKeys(this.#backend.db, before))
+  }
+
+  countTasks() {
+    return this.#guarded(this.#backend.reads.countTasks())
+  }
+
+  ping() {
+    return this.#guarded(ping(this.#backend.db)).catch(() => false)
+  }
+
+  writable() {
+    return this.#writeHealth.writable()
+  }
+
+  onEvent(listener: Parameters<Storage['onEvent']>[0]) {
+    return this.#events.subscribe(listener)
+  }
+
+  close(): Promise<void> {
+    // Once: a second close (the app's and a test's, say) waits for the first rather than
+    // ending the pools again, which node-postgres rejects.
+    this.#closing ??= (async () => {
+      await this.#stopWatching?.()
+      await this.#backend.close()
+    })()
+    return this.#closing
+  }
+}

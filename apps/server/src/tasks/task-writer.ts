@@ -1,0 +1,261 @@
+import { createHash } from 'node:crypto'
+import type { NewTask, Task, TaskPatch } from '@tasklane/contract'
+import {
+  IdempotencyConflictError,
+  KeyInFlightError,
+  PreconditionFailedError,
+  ShuttingDownError,
+  TaskNotFoundError,
+  WriteQueueFullError,
+} from '../errors.js'
+import type { IfMatch, Storage, TaskWrite, WriteOutcome } from '../storage/index.js'
+
+/** How long a repeat with the same Idempotency-Key replays the first response. */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000
+
+/** A write as a route asks for it. */
+export type WriteRequest =
+  | { readonly kind: 'create'; readonly task: NewTask; readonly key?: string | undefined }
+  | {
+      readonly kind: 'update'
+      readonly id: number
+      readonly patch: TaskPatch
+      readonly ifMatch?: IfMatch | undefined
+      readonly key?: string | undefined
+    }
+  | {
+      readonly kind: 'delete'
+      readonly id: number
+      readonly ifMatch?: IfMatch | undefined
+      readonly key?: string | undefined
+    }
+
+/** A committed write (or, `replayed`, the response its Idempotency-Key got before). */
+export interface Written {
+  /** The task as answered; undefined for a delete. */
+  readonly task: Task | undefined
+  /** The seq of the change (of the task's latest change when `changed` is false). */
+  readonly seq: number
+  readonly replayed: boolean
+  /** False for a patch that changed nothing. */
+  readonly changed: boolean
+}
+
+/** A committed batch, as the writer reports it. */
+export interface Commit {
+  /** Writes in the batch. */
+  readonly size: number
+  /** How long `storage.write` took for it. */
+  readonly seconds: number
+  /** Tasks it created, changed and deleted (replays, refusals and no-change patches count in none). */
+  readonly created: number
+  readonly updated: number
+  readonly deleted: number
+}
+
+/**
+ * What the writer reports as it works, for whoever measures it (plugins/metrics.ts):
+ * the writer itself knows nothing of how the figures are kept.
+ */
+export interface WriterObserver {
+  /** After each batch that committed. */
+  onCommit?(commit: Commit): void
+  /** Writes waiting for a commit, each time that number changes. */
+  onQueueDepth?(depth: number): void
+}
+
+/** Options of the TaskWriter. */
+export interface TaskWriterOptions {
+  /** Most writes in one transaction (1: no group commit). */
+  readonly maxBatch?: number
+  /** Most writes waiting; past it, WriteQueueFullError. */
+  readonly maxQueue?: number
+  /** Batches on their way to the database at once. */
+  readonly pipeline?: number
+  readonly now?: () => number
+  readonly observer?: WriterObserver
+}
+
+interface Pending {
+  readonly write: TaskWrite
+  resolve(outcome: WriteOutcome): void
+  reject(error: unknown): void
+}
+
+const digest = (value: unknown) =>
+  createHash('sha256').update(JSON.stringify(value)).digest('base64url')
+
+/**
+ * The digest an Idempotency-Key is bound to: the method, the task and the body. A create's
+ * keeps its earlier form (name and tag), so that keys stored before the lifecycle existed
+ * still replay; the others start with their method, which no create's can.
+ */
+function fingerprint(request: WriteRequest): string {
+  switch (request.kind) {
+    case 'create': {
+      const { name, tag, status } = request.task
+      return digest(status === undefined ? [name, tag ?? null] : [name, tag ?? null, status])
+    }
+    case 'update': {
+      // 0 marks a field the patch leaves out: no field's value can be a number.
+      const { name = 0, tag = 0, status = 0 } = request.patch
+      return digest(['PATCH', request.id, name, tag, status])
+    }
+    case 'delete':
+      return digest(['DELETE', request.id])
+  }
+}
+
+/** The write as storage takes it: plain data only, since the batch may cross to a worker thread. */
+function toTaskWrite(request: WriteRequest): TaskWrite {
+  // Only a keyed write is ever compared with another: hash only those.
+  const common = {
+    key: request.key,
+    fingerprint: request.key === undefined ? '' : fingerprint(request),
+  }
+  switch (request.kind) {
+    case 'create':
+      return { kind: 'create', ...common, ...request.task }
+    case 'update':
+      return {
+        kind: 'update',
+        ...common,
+        id: request.id,
+        patch: request.patch,
+        ifMatch: request.ifMatch,
+      }
+    case 'delete':
+      return { kind: 'delete', ...common, id: request.id, ifMatch: request.ifMatch }
+  }
+}
+
+function written(request: WriteRequest, outcome: WriteOutcome): Written {
+  switch (outcome.result) {
+    case 'written':
+      return outcome
+    case 'key-conflict':
+      throw new IdempotencyConflictError()
+    case 'not-found':
+      throw new TaskNotFoundError((request as { id: number }).id)
+    case 'precondition-failed':
+      throw new PreconditionFailedError((request as { id: number }).id, outcome.version)
+  }
+}
+
+/**
+ * Group commit: writes that arrive while a transaction is being written wait in a queue and
+ * go into the next transaction together, so N concurrent writes cost one commit (one fsync)
+ * instead of N. Each caller is answered only after its commit. An Idempotency-Key is
+ * checked and stored in the same transaction as its write.
+ */
+export class TaskWriter {
+  readonly #storage: Storage
+  readonly #maxBatch: number
+  readonly #maxQueue: number
+  readonly #pipeline: number
+  readonly #now: () => number
+  readonly #observer: WriterObserver
+  readonly #queue: Pending[] = []
+  /** Idempotency-Keys of the writes not yet answered. */
+  readonly #inFlight = new Set<string>()
+  readonly #writing = new Set<Promise<void>>()
+  #scheduled = false
+  #closed = false
+
+  constructor(
+    storage: Storage,
+    {
+      maxBatch = 512,
+      maxQueue = 10_000,
+      pipeline = 2,
+      now = Date.now,
+      observer = {},
+    }: TaskWriterOptions = {},
+  ) {
+    this.#storage = storage
+    this.#maxBatch = maxBatch
+    this.#maxQueue = maxQueue
+    this.#pipeline = pipeline
+    this.#now = now
+    this.#observer = observer
+  }
+
+  /** Commits one write with the others that arrive meanwhile; rejects with a DomainError when refused. */
+  async write(request: WriteRequest): Promise<Written> {
+    if (this.#closed) throw new ShuttingDownError()
+    // Bounded: past this, waiting longer helps nobody; the client retries later.
+    if (this.#queue.length >= this.#maxQueue) throw new WriteQueueFullError()
+    const { key } = request
+    if (key !== undefined && this.#inFlight.has(key)) throw new KeyInFlightError()
+    if (key !== undefined) this.#inFlight.add(key)
+    try {
+      const outcome = await new Promise<WriteOutcome>((resolve, reject) => {
+        this.#queue.push({ write: toTaskWrite(request), resolve, reject })
+        this.#observer.onQueueDepth?.(this.#queue.length)
+        this.#schedule()
+      })
+      return written(request, outcome)
+    } finally {
+      if (key !== undefined) this.#inFlight.delete(key)
+    }
+  }
+
+  /** Waits for the writes in progress; later writes fail. */
+  async close(): Promise<void> {
+    this.#closed = true
+    while (this.#queue.length > 0 || this.#writing.size > 0) {
+      this.#pump()
+      await Promise.all(this.#writing)
+    }
+  }
+
+  async #commit(batch: Pending[]): Promise<void> {
+    const time = this.#now()
+    try {
+      const started = performance.now()
+      const outcomes = await this.#storage.write(
+        batch.map((pending) => pending.write),
+        time,
+        time - IDEMPOTENCY_TTL_MS,
+      )
+      if (this.#observer.onCommit) this.#report(batch, outcomes, started)
+      for (const [i, pending] of batch.entries()) pending.resolve(outcomes[i] as WriteOutcome)
+    } catch (error) {
+      for (const pending of batch) pending.reject(error)
+    }
+  }
+
+  #report(batch: Pending[], outcomes: readonly WriteOutcome[], started: number): void {
+    const counts = { created: 0, updated: 0, deleted: 0 }
+    for (const [i, outcome] of outcomes.entries()) {
+      if (outcome.result !== 'written' || outcome.replayed || !outcome.changed) continue
+      const kind = (batch[i] as Pending).write.kind
+      counts[kind === 'create' ? 'created' : kind === 'update' ? 'updated' : 'deleted']++
+    }
+    const seconds = (performance.now() - started) / 1000
+    this.#observer.onCommit?.({ size: batch.length, seconds, ...counts })
+  }
+
+  // Up to `pipeline` batches are on their way at once, so the database starts the next
+  // commit as soon as one ends instead of waiting for the answer to reach this thread.
+  // Batches still commit one at a time, in order: seqs follow commit order.
+  #pump(): void {
+    this.#scheduled = false
+    while (this.#queue.length > 0 && this.#writing.size < this.#pipeline) {
+      const taken = this.#queue.splice(0, this.#maxBatch)
+      this.#observer.onQueueDepth?.(this.#queue.length)
+      const batch = this.#commit(taken).finally(() => {
+        this.#writing.delete(batch)
+        this.#schedule()
+      })
+      this.#writing.add(batch)
+    }
+  }
+
+  #schedule(): void {
+    if (this.#scheduled || this.#queue.length === 0) return
+    this.#scheduled = true
+    // After the requests already received this turn, so that they join the batch.
+    setImmediate(() => this.#pump())
+  }
+}

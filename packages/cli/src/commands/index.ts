@@ -1,0 +1,25 @@
+import type { Command } from '../command-line/define-command.js'
+import { addCommand } from './add.js'
+import { doneCommand } from './done.js'
+import { editCommand } from './edit.js'
+import { exportCommand } from './export.js'
+import { getCommand } from './get.js'
+import { importCommand } from './import.js'
+import { listCommand } from './list.js'
+import { reopenCommand } from './reopen.js'
+import { rmCommand } from './rm.js'
+import { watchCommand } from './watch.js'
+
+/** Every command of `tasklane`, in the order the help lists them. */
+export const COMMANDS: readonly Command[] = [
+  addCommand,
+  listCommand,
+  getCommand,
+  doneCommand,
+  reopenCommand,
+  editCommand,
+  rmCommand,
+  watchCommand,
+  exportCommand,
+  importCommand,
+]

@@ -1,0 +1,113 @@
+import type { ResponseValidator } from './response-validator.js'
+import type { RetryOptions } from './retry.js'
+import type { TaskStatus } from './types.js'
+
+/** How to reach the server and how every request is sent. */
+export interface ClientOptions {
+  /** Where the server listens, e.g. `http://127.0.0.1:3000` (a path prefix is kept). */
+  baseUrl: string
+  /** The fetch to use; defaults to the global one. Pass one in for tests or custom agents. */
+  fetch?: typeof globalThis.fetch
+  /** Headers sent with every request; a value must be printable ASCII, else calls throw a TypeError. */
+  headers?: Record<string, string>
+  /**
+   * API token, sent as `Authorization: Bearer <token>`; a function is asked before every
+   * attempt. One with a line break or a non-ASCII character makes calls throw a TypeError.
+   */
+  token?: string | (() => string | Promise<string>)
+  /** Milliseconds to wait for each attempt's whole response before a TimeoutError; 0 waits forever. Default 30000. */
+  timeoutMs?: number
+  /** Retry settings, or `false` for none. Default: 2 retries, 500 ms doubling up to 8 s, with jitter. */
+  retry?: RetryOptions | false
+  /** Checks every response body, e.g. `validateResponses` from `@tasklane/client/validate`. */
+  validate?: ResponseValidator
+}
+
+/** Options of a single call. */
+export interface RequestOptions {
+  /** Aborts the call, also while it waits to retry; it then rejects with AbortError. */
+  signal?: AbortSignal
+  /** Overrides the client's `timeoutMs` for this call (per attempt). */
+  timeoutMs?: number
+  /** Extra headers for this call. */
+  headers?: Record<string, string>
+  /** Overrides the client's `retry` for this call; `false` turns retrying off. */
+  retry?: RetryOptions | false
+}
+
+/** Options of `createTask`. */
+export interface CreateTaskOptions extends RequestOptions {
+  /**
+   * Idempotency-Key header. Without one, the client generates a fresh key per call when
+   * retries are on, so that a retried create can never make two tasks.
+   */
+  idempotencyKey?: string
+}
+
+/** Options of `getTask`. */
+export interface GetTaskOptions extends RequestOptions {
+  /**
+   * The version (or ETag) of the copy you hold: when the task still has it, the server
+   * answers 304 and `getTask` resolves to undefined.
+   */
+  ifNoneMatch?: number | string
+}
+
+/** Options of `updateTask`, `completeTask`, `reopenTask` and `deleteTask`. */
+export interface ChangeTaskOptions extends CreateTaskOptions {
+  /**
+   * Change the task only if it still has this version (a number) or one of these ETags (a
+   * string such as `"3"`, `"3", "4"` or `*`); otherwise the call rejects with a
+   * PreconditionFailedError and nothing changes.
+   */
+  ifMatch?: number | string
+}
+
+/** Which tasks a listing holds: status and tag filters, and their order. */
+export interface TaskFilter {
+  /** Only tasks with exactly this tag. */
+  tag?: string
+  /** Only tasks with this status. */
+  status?: TaskStatus
+  /** `'asc'` (the default): oldest first; `'desc'`: newest first. */
+  order?: 'asc' | 'desc'
+}
+
+/** Options of `listTasks`: keyset pagination, order, status and tag filters. */
+export interface ListTasksOptions extends RequestOptions, TaskFilter {
+  /** Only tasks whose id is greater than this. */
+  after?: number
+  /** Only tasks whose id is less than this. */
+  before?: number
+}
+
+/**
+ * Options of `exportTasks`: which tasks, in which order. `timeoutMs` is the longest
+ * silence between two chunks of the stream; `retry` resumes a broken export after the
+ * last task it yielded.
+ */
+export type ExportTasksOptions = ListTasksOptions
+
+/**
+ * Options of `watch`: where to start and which tasks to follow. `signal` ends the watch;
+ * `timeoutMs` (default 30 s) is the longest silence before the connection is taken for
+ * dead and opened again (the server sends a keep-alive at least every 15 s); `retry`
+ * sets the backoff between reconnections, or `false` for none.
+ */
+export interface WatchOptions extends RequestOptions {
+  /**
+   * Start after this seq (a listing's `Tasklane-Seq`): every change since comes first,
+   * each task once in its latest state. Default: new changes only.
+   */
+  after?: number
+  /** Only tasks with exactly this tag: a task retagged away comes as `deleted`. */
+  tag?: string
+  /** Only tasks with this status: a task leaving it comes as `deleted`. */
+  status?: TaskStatus
+}
+
+/** Options of `tasks`: which tasks to walk through and how many to fetch per request. */
+export interface TasksOptions extends ListTasksOptions {
+  /** Tasks fetched per request (the `limit` of each page). Default 100. */
+  pageSize?: number
+}

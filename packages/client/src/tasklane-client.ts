@@ -1,0 +1,100 @@
+import type {
+  ChangeTaskOptions,
+  ClientOptions,
+  CreateTaskOptions,
+  ExportTasksOptions,
+  GetTaskOptions,
+  ListTasksOptions,
+  RequestOptions,
+  TasksOptions,
+  WatchOptions,
+} from './options.js'
+import type { NewTask, Task, TaskEvent, TaskPatch } from './types.js'
+
+/** A typed tasklane client. */
+export interface TasklaneClient {
+  /** The options the client was created with (read by `LiveTasks` from `@tasklane/client/live`). */
+  readonly options: Readonly<ClientOptions>
+  /**
+   * Lists tasks in ascending id order (`order: 'desc'`: newest first): at most `limit`, or
+   * all of them when omitted; `tag` and `status` filter them.
+   * @example
+   * const firstFive = await client.listTasks(5)
+   * const nextFive = await client.listTasks(5, { after: firstFive.at(-1)?.id })
+   * const newestOpen = await client.listTasks(5, { order: 'desc', status: 'open' })
+   */
+  listTasks(limit?: number, options?: ListTasksOptions): Promise<Task[]>
+  /**
+   * Creates a task (open unless `status` says `done`) and returns it with its id. Safe to
+   * retry: every attempt of one call carries the same Idempotency-Key.
+   * @example
+   * const task = await client.createTask({ name: 'Write docs', tag: 'docs' })
+   */
+  createTask(task: NewTask, options?: CreateTaskOptions): Promise<Task>
+  /**
+   * Reads one task; rejects with an ApiError of status 404 when it does not exist (or was
+   * deleted). With `ifNoneMatch` (the version you hold), resolves to undefined when the
+   * task still has it (304 Not Modified).
+   * @example
+   * let task = await client.getTask(1)
+   * task = (await client.getTask(1, { ifNoneMatch: task.version })) ?? task
+   */
+  getTask(id: number, options?: RequestOptions & { ifNoneMatch?: undefined }): Promise<Task>
+  /** Reads one task, or resolves to undefined when it still has the version `ifNoneMatch` names (304). */
+  getTask(id: number, options: GetTaskOptions): Promise<Task | undefined>
+  /**
+   * Changes a task (a JSON Merge Patch: `tag: null` removes the tag) and returns it as it
+   * is now; its ETag is `"<version>"`. With `ifMatch`, only if nobody changed it since that
+   * version: else a PreconditionFailedError, and nothing changes. Safe to retry: every
+   * attempt of one call carries the same Idempotency-Key, so a retry is a replay.
+   * @example
+   * const renamed = await client.updateTask(7, { name: 'Ship it', tag: null }, { ifMatch: 3 })
+   */
+  updateTask(id: number, patch: TaskPatch, options?: ChangeTaskOptions): Promise<Task>
+  /**
+   * Marks a task done (`updateTask(id, { status: 'done' })`).
+   * @example
+   * await client.completeTask(7, { ifMatch: task.version })
+   */
+  completeTask(id: number, options?: ChangeTaskOptions): Promise<Task>
+  /**
+   * Opens a done task again (`updateTask(id, { status: 'open' })`).
+   * @example
+   * await client.reopenTask(7)
+   */
+  reopenTask(id: number, options?: ChangeTaskOptions): Promise<Task>
+  /**
+   * Deletes a task for good; rejects with an ApiError of status 404 when there is none.
+   * With `ifMatch`, only if nobody changed it since that version (else a
+   * PreconditionFailedError). Safe to retry, as `updateTask` is.
+   * @example
+   * await client.deleteTask(7, { ifMatch: 4 })
+   */
+  deleteTask(id: number, options?: ChangeTaskOptions): Promise<void>
+  /**
+   * Every matching task in ascending id order (or newest first with `order: 'desc'`),
+   * fetched a page at a time as the loop goes on.
+   * @example
+   * for await (const task of client.tasks({ tag: 'docs', pageSize: 50 })) console.log(task.name)
+   */
+  tasks(options?: TasksOptions): AsyncGenerator<Task, void, undefined>
+  /**
+   * Every matching task, streamed in one response (NDJSON) rather than page by page; a
+   * broken download resumes after the last task yielded.
+   * @example
+   * for await (const task of client.exportTasks({ order: 'desc' })) console.log(task.id)
+   */
+  exportTasks(options?: ExportTasksOptions): AsyncGenerator<Task, void, undefined>
+  /**
+   * Follows the change feed: every change once, in seq order (`created` and `updated`
+   * with the task, `deleted` with its id and version), reconnecting with backoff after a
+   * failure and resuming after the last seq yielded. Runs until `signal` aborts, then ends
+   * without an error.
+   * @example
+   * const stop = new AbortController()
+   * for await (const { type, task } of client.watch({ tag: 'docs', signal: stop.signal })) {
+   *   console.log(type, task.id)
+   * }
+   */
+  watch(options?: WatchOptions): AsyncGenerator<TaskEvent, void, undefined>
+}
