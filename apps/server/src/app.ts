@@ -1,4 +1,3 @@
-import { Value } from '@sinclair/typebox/value'
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify'
 import { allowedHostsFor } from './http/allowed-hosts.js'
 import { defaultMaxConnections } from './http/descriptor-limit.js'
@@ -24,7 +23,8 @@ import stalledReaders from './plugins/stalled-readers.js'
 import streamsPerClient from './plugins/streams-per-client.js'
 import strictParams from './plugins/strict-params.js'
 import webPage from './plugins/web-page.js'
-import { type Settings, SettingsSchema } from './settings.js'
+import type { Settings } from './settings/parse.js'
+import { defaultSettings } from './settings/schema.js'
 import type { Storage } from './storage/index.js'
 import { taskRoutes } from './tasks/routes.js'
 import { defaultWebRoot } from './web/root.js'
@@ -75,7 +75,7 @@ export async function buildApp({
   webRoot = defaultWebRoot(),
 }: AppOptions): Promise<FastifyInstance> {
   // Defaults come from the settings schema, whoever builds the app.
-  const settings = { ...(Value.Create(SettingsSchema) as Settings), ...given }
+  const settings = { ...defaultSettings(), ...given }
   const app = Fastify({
     // Credentials never reach a log line, whoever configures the logger.
     logger: typeof logger === 'object' ? { ...logger, redact: [...REDACTED_PATHS] } : logger,
@@ -153,7 +153,7 @@ export async function buildApp({
   // memory for the reads, the writer thread and the snapshot connections it keeps (more
   // streamed listings at once open more, and answer 503 when no descriptor is left).
   const databaseConnections =
-    storage.kind === 'postgres' ? 2 * settings.databasePoolSize + 1 : 3 * (2 + 4)
+    storage.kind === 'postgres' ? 2 * storage.maxSnapshots + 1 : 3 * (2 + 4)
   await app.register(connections, {
     maxConnections: settings.maxConnections ?? defaultMaxConnections(databaseConnections),
   })

@@ -2,7 +2,10 @@
 // dependencies load after tracing has started, if it is to start (see tracing.ts).
 import { existsSync } from 'node:fs'
 import { unwritableDatabase } from './database-file.js'
-import { ConfigError, helpText, parseCommandLine, printable } from './settings.js'
+import { ConfigError } from './settings/config-error.js'
+import { helpText } from './settings/help.js'
+import { parseCommandLine } from './settings/parse.js'
+import { printable } from './settings/printable.js'
 import { StorageOpenError } from './storage/open-error.js'
 import { version } from './version.js'
 

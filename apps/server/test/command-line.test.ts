@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { type AddressInfo, createServer } from 'node:net'
 import { join, relative } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { envName, SettingsSchema } from '../src/settings.js'
+import { envName, SettingsSchema } from '../src/settings/schema.js'
 import { createTask } from './support/http.js'
 import { killAll, runServer, SERVER_DIR, startServerProcess } from './support/processes.js'
 import { backend, createTestDatabase } from './support/test-database.js'
@@ -67,6 +67,14 @@ describe('node dist/main.js with a setting it cannot use', () => {
     [
       { DATABASE_URL: 'postgres://127.0.0.1:1/none', DATABASE_POOL_SIZE: 'abc' },
       'DATABASE_POOL_SIZE "abc" is not a whole number from 1 to 1000.',
+    ],
+    [
+      { DATABASE_URL: 'postgres://127.0.0.1:1/none', DATABASE_TIMEOUT_MS: '2147483648' },
+      'DATABASE_TIMEOUT_MS "2147483648" is not a whole number from 1 to 2147483647.',
+    ],
+    [
+      { READY_TIMEOUT_MS: '4294967296' },
+      'READY_TIMEOUT_MS "4294967296" is not a whole number from 1 to 2147483647.',
     ],
   ])('exits 2 with the message on stderr (%j)', (env, message) => {
     const { status, stdout, stderr } = runServer(['--log-level', 'silent'], env)

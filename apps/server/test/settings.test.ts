@@ -1,16 +1,11 @@
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import {
-  ConfigError,
-  DEFAULT_DATABASE_FILE,
-  envName,
-  helpText,
-  loadSettings,
-  parseCommandLine,
-  parseDatabaseUrl,
-  printable,
-  SettingsSchema,
-} from '../src/settings.js'
+import { ConfigError } from '../src/settings/config-error.js'
+import { parseDatabaseUrl } from '../src/settings/database-url.js'
+import { helpText } from '../src/settings/help.js'
+import { loadSettings, parseCommandLine } from '../src/settings/parse.js'
+import { printable } from '../src/settings/printable.js'
+import { DEFAULT_DATABASE_FILE, envName, SettingsSchema } from '../src/settings/schema.js'
 
 const CWD = '/srv/tasklane'
 const POSTGRES = 'postgres://db/tasks'
@@ -48,9 +43,8 @@ describe('parseDatabaseUrl', () => {
   it.each([
     'postgres://user:secret@db.example:5432/tasks',
     'postgresql://db.example/tasks?sslmode=require',
-  ])('selects PostgreSQL for %s, with a pool of 10 unless told', (url) => {
-    expect(parseDatabaseUrl(url, CWD)).toEqual({ kind: 'postgres', url, poolSize: 10 })
-    expect(parseDatabaseUrl(url, CWD, 3)).toEqual({ kind: 'postgres', url, poolSize: 3 })
+  ])('selects PostgreSQL for %s', (url) => {
+    expect(parseDatabaseUrl(url, CWD)).toEqual({ kind: 'postgres', url })
   })
 
   it('rejects another URL scheme, and sqlite: with no path, with a ConfigError', () => {
@@ -68,10 +62,6 @@ describe('loadSettings', () => {
     expect(loadSettings({}, [])).toEqual({
       port: 3000,
       host: '127.0.0.1',
-      databaseUrl: DEFAULT_DATABASE_FILE,
-      databasePoolSize: 10,
-      databaseTimeoutMs: 5000,
-      databasePreparedStatements: 'auto',
       readyTimeoutMs: 1000,
       logLevel: 'info',
       corsOrigins: [],
@@ -154,7 +144,7 @@ describe('loadSettings', () => {
       'ALLOWED_HOSTS entry "https://tasks.example.com" is not a host name such as tasks.example.com, or *.',
     ],
     [{ MAX_CONNECTIONS: '0' }, 'MAX_CONNECTIONS "0" is not a whole number of at least 1.'],
-    [{ DRAIN_TIMEOUT_MS: '0' }, 'DRAIN_TIMEOUT_MS "0" is not a whole number of at least 1.'],
+    [{ DRAIN_TIMEOUT_MS: '0' }, 'DRAIN_TIMEOUT_MS "0" is not a whole number from 1 to 2147483647.'],
     [
       { MAX_STREAMS_PER_CLIENT: '0' },
       'MAX_STREAMS_PER_CLIENT "0" is not a whole number of at least 1.',
@@ -238,7 +228,7 @@ describe('loadSettings', () => {
       'RATE_LIMIT "-5" is not a whole number of at least 0.',
     )
     expect(refusal({ MAX_EVENT_LOOP_DELAY_MS: '1.5' })).toBe(
-      'MAX_EVENT_LOOP_DELAY_MS "1.5" is not a whole number of at least 0.',
+      'MAX_EVENT_LOOP_DELAY_MS "1.5" is not a whole number from 0 to 2147483647.',
     )
   })
 
@@ -293,8 +283,25 @@ describe('MAX_STREAMS and READY_TIMEOUT_MS', () => {
       'MAX_STREAMS "0" is not a whole number of at least 1.',
     )
     expect(refusal({ READY_TIMEOUT_MS: 'soon' })).toBe(
-      'READY_TIMEOUT_MS "soon" is not a whole number of at least 1.',
+      'READY_TIMEOUT_MS "soon" is not a whole number from 1 to 2147483647.',
     )
+  })
+})
+
+// A timer of 2^31 ms or more fires at once (Node clamps it to 1 ms): such a timeout would
+// make every wait fail at once, so it stops the start instead.
+describe('timeouts past what a timer can wait', () => {
+  it.each([
+    ['DATABASE_TIMEOUT_MS', { DATABASE_URL: POSTGRES }],
+    ['READY_TIMEOUT_MS', {}],
+    ['DRAIN_TIMEOUT_MS', {}],
+    ['MAX_EVENT_LOOP_DELAY_MS', {}],
+  ])('%s takes 2147483647 and refuses 2147483648', (name, env) => {
+    expect(() => loadSettings({ ...env, [name]: '2147483647' })).not.toThrow()
+    expect(refusal({ ...env, [name]: '2147483648' })).toMatch(
+      new RegExp(`^${name} "2147483648" is not a whole number from [01] to 2147483647\\.$`),
+    )
+    expect(refusal({ ...env, [name]: '99999999999999999999' })).toMatch(/to 2147483647\.$/)
   })
 })
 
@@ -306,7 +313,7 @@ describe('DATABASE_TIMEOUT_MS', () => {
       timeoutMs: 200,
     })
     expect(refusal({ DATABASE_URL: POSTGRES, DATABASE_TIMEOUT_MS: '0' })).toBe(
-      'DATABASE_TIMEOUT_MS "0" is not a whole number of at least 1.',
+      'DATABASE_TIMEOUT_MS "0" is not a whole number from 1 to 2147483647.',
     )
   })
 
@@ -322,7 +329,7 @@ describe('DATABASE_TIMEOUT_MS', () => {
   it('is ignored with SQLite, even when it is not a number', () => {
     const settings = loadSettings({ DATABASE_URL: 'sqlite:/tmp/x.db', DATABASE_POOL_SIZE: 'abc' })
     expect(settings.storage).toEqual({ kind: 'sqlite', filename: '/tmp/x.db' })
-    expect(settings.databasePoolSize).toBe(10)
+    expect(settings).not.toHaveProperty('databasePoolSize')
     expect(loadSettings({}, ['--database-pool-size', 'abc']).storage.kind).toBe('sqlite')
   })
 })
@@ -390,7 +397,7 @@ describe('DATABASE_PREPARED_STATEMENTS', () => {
   it('is ignored with SQLite', () => {
     const settings = loadSettings({ DATABASE_PREPARED_STATEMENTS: 'maybe' })
     expect(settings.storage.kind).toBe('sqlite')
-    expect(settings.databasePreparedStatements).toBe('auto')
+    expect(settings).not.toHaveProperty('databasePreparedStatements')
   })
 
   it('says in --help what each value is for, and that auto is the default', () => {

@@ -16,7 +16,7 @@ const within = (check: Promise<boolean>, ms: number): Promise<boolean> =>
 export default fp(
   async function health(
     app: FastifyInstance,
-    { storage, timeoutMs = 1_000 }: { storage: Storage; timeoutMs?: number },
+    { storage, timeoutMs }: { storage: Storage; timeoutMs: number },
   ) {
     const stop = storage.onEvent(({ level, message, err }) => app.log[level]({ err }, message))
     app.addHook('onClose', async () => stop())

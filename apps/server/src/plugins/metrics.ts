@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
-import type { WriterObserver } from '../tasks/task-writer.js'
+import { MAX_QUEUE, type WriterObserver } from '../tasks/task-writer.js'
 
 /** The route label of requests that matched no route (404, 405): one label, never the URL. */
 const UNMATCHED_ROUTE = 'unmatched'
@@ -86,7 +86,7 @@ export default fp(
     })
     const queueDepth = new Gauge({
       name: 'tasklane_write_queue_depth',
-      help: 'Writes waiting for a commit; past 10000 writes are refused with 503.',
+      help: `Writes waiting for a commit; past ${MAX_QUEUE} writes are refused with 503.`,
       registers,
     })
     const subscribers = new Gauge({

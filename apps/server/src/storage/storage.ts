@@ -18,19 +18,19 @@ export type StorageConfig =
       /**
        * Whether `url`'s connections are sessions of their own: `on` (named prepared statements,
        * timeouts set once per connection, LISTEN), `off` (a transaction-mode pooler: nothing
-       * outlives a transaction), `auto` (the default: detected when the storage opens).
+       * outlives a transaction), `auto` (detected when the storage opens).
        */
-      readonly preparedStatements?: 'auto' | 'on' | 'off' | undefined
+      readonly preparedStatements: 'auto' | 'on' | 'off'
       /**
        * How often the newest seq is read (ms): besides commit notifications (default 1000), or
        * instead of them when no connection can LISTEN (default 250).
        */
       readonly commitCheckMs?: number
       /**
-       * Longest wait for a connection, a lock or a statement (ms; default 5000): past it
-       * the call fails with DatabaseUnavailableError rather than hang with the database.
+       * Longest wait for a connection, a lock or a statement (ms): past it the call fails
+       * with DatabaseUnavailableError rather than hang with the database.
        */
-      readonly timeoutMs?: number
+      readonly timeoutMs: number
     }
 
 /** If-Match as a write checks it: `*` (any existing task), or the versions its ETags name. */

@@ -131,8 +131,7 @@ class Subscription extends Readable {
         // Caught up: the events sent so far give the view as it was at the cursor. Said as a
         // comment (which every SSE client ignores), so that one that applies the events to
         // a copy knows when its copy is exact, and at which seq.
-        const marker =
-          !this.#more && this.#cursor > this.#marked ? `: seq ${this.#cursor}\n\n` : ''
+        const marker = !this.#more && this.#cursor > this.#marked ? `: seq ${this.#cursor}\n\n` : ''
         if (marker !== '') this.#marked = this.#cursor
         if (text !== '' || marker !== '') this.#wanted = this.push(text + marker)
       }

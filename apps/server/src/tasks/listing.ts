@@ -174,7 +174,7 @@ export class Listing {
   /** Listings being streamed now. */
   #streams = 0
 
-  constructor(storage: Storage, { maxStreams = 100 }: { maxStreams?: number } = {}) {
+  constructor(storage: Storage, { maxStreams }: { maxStreams: number }) {
     this.#storage = storage
     // Each streamed listing holds a snapshot: no more stream than the storage can hold.
     this.#maxStreams = Math.min(maxStreams, storage.maxSnapshots)

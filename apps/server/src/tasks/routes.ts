@@ -11,7 +11,13 @@ import { parseJsonBody } from '../plugins/json-body.js'
 import type { Storage } from '../storage/index.js'
 import { Feed } from './feed.js'
 import { Listing, NDJSON } from './listing.js'
-import { IDEMPOTENCY_TTL_MS, TaskWriter, type WriterObserver, type Written } from './task-writer.js'
+import {
+  IDEMPOTENCY_TTL_MS,
+  MAX_BATCH,
+  TaskWriter,
+  type WriterObserver,
+  type Written,
+} from './task-writer.js'
 
 /**
  * Fastify route options from a contract route: the schema travels unchanged, its responses
@@ -28,14 +34,14 @@ export function fromContract<const R extends RouteDefinition>(route: R, features
 /** Options of the task routes. */
 export interface TaskRoutesOptions {
   readonly storage: Storage
-  /** Concurrent writes share one commit (default); false: one commit per write. */
-  readonly groupCommit?: boolean
+  /** Concurrent writes share one commit; false: one commit per write. */
+  readonly groupCommit: boolean
   /** Told of every commit and of the write queue's depth (metrics). */
   readonly writerObserver?: WriterObserver
-  /** Change-feed subscribers served at once (default 1000). */
-  readonly maxSubscribers?: number
-  /** Listings streamed at once (default 100). */
-  readonly maxStreams?: number
+  /** Change-feed subscribers served at once. */
+  readonly maxSubscribers: number
+  /** Listings streamed at once. */
+  readonly maxStreams: number
   /** Interval of the change feed's keep-alive comments, in ms (tests shorten it). */
   readonly keepAliveMs?: number | undefined
   /** Told of the change feed's subscriber count each time it changes (metrics). */
@@ -85,9 +91,9 @@ export async function taskRoutes(
   app: FastifyInstance,
   {
     storage,
-    groupCommit = true,
+    groupCommit,
     writerObserver,
-    maxSubscribers = 1000,
+    maxSubscribers,
     maxStreams,
     keepAliveMs,
     onSubscribers,
@@ -96,7 +102,7 @@ export async function taskRoutes(
 ) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
   const writer = new TaskWriter(storage, {
-    maxBatch: groupCommit ? 512 : 1,
+    maxBatch: groupCommit ? MAX_BATCH : 1,
     pipeline: groupCommit ? storage.batchesInFlight : 1,
     observer: writerObserver,
   })

@@ -64,6 +64,12 @@ export interface WriterObserver {
   onQueueDepth?(depth: number): void
 }
 
+/** Most writes one transaction carries, unless told fewer. */
+export const MAX_BATCH = 512
+
+/** Most writes waiting for a commit, unless told otherwise; past it, WriteQueueFullError. */
+export const MAX_QUEUE = 10_000
+
 /** Options of the TaskWriter. */
 export interface TaskWriterOptions {
   /** Most writes in one transaction (1: no group commit). */
@@ -165,8 +171,8 @@ export class TaskWriter {
   constructor(
     storage: Storage,
     {
-      maxBatch = 512,
-      maxQueue = 10_000,
+      maxBatch = MAX_BATCH,
+      maxQueue = MAX_QUEUE,
       pipeline = 2,
       now = Date.now,
       observer = {},

@@ -132,7 +132,13 @@ export async function createTestDatabase({
     schema = `tl_${randomBytes(6).toString('hex')}`
     await adminQuery(`create schema ${schema}`)
     // A small pool: both projects' test files run side by side on one server.
-    config = { kind: 'postgres', url: withSearchPath(POSTGRES_URL, schema), poolSize: 4 }
+    config = {
+      kind: 'postgres',
+      url: withSearchPath(POSTGRES_URL, schema),
+      poolSize: 4,
+      timeoutMs: 5000,
+      preparedStatements: 'auto',
+    }
     directUrl = config.url
     drop = async () => {
       await adminQuery(`drop schema if exists ${schema} cascade`)
@@ -230,7 +236,13 @@ async function pooledSchema() {
     role,
   )
   return {
-    config: { kind: 'postgres', url, poolSize: 4 } satisfies StorageConfig as StorageConfig,
+    config: {
+      kind: 'postgres',
+      url,
+      poolSize: 4,
+      timeoutMs: 5000,
+      preparedStatements: 'auto',
+    } satisfies StorageConfig as StorageConfig,
     schema: role,
     directUrl: asUser(POSTGRES_URL, role),
     async drop() {

@@ -15,9 +15,6 @@ import { PostgresSnapshots } from './snapshots.js'
 import type { Timeouts } from './timeouts.js'
 import { postgresStatements } from './write-statements.js'
 
-/** How long a wait for the database may last (a connection, a lock, a statement) unless told otherwise. */
-export const DATABASE_TIMEOUT_MS = 5_000
-
 /** `tasl`: the first key of the two-key advisory lock that serializes task writers. */
 const WRITE_LOCK_CLASS = 0x7461_736c
 
@@ -58,14 +55,13 @@ function newPool(config: pg.PoolConfig): pg.Pool {
  * is a session, else reads the newest seq every `commitCheckMs` (250 ms) instead.
  *
  * @example
- * const storage = await openPostgres({ kind: 'postgres', url: 'postgres://tasklane@db/tasklane', poolSize: 10 })
+ * const storage = await openPostgres({ kind: 'postgres', url: 'postgres://tasklane@db/tasklane', poolSize: 10, timeoutMs: 5000, preparedStatements: 'auto' })
  */
 export async function openPostgres(
   config: Extract<StorageConfig, { kind: 'postgres' }>,
 ): Promise<Storage> {
-  const { url, directUrl, poolSize } = config
-  const timeoutMs = config.timeoutMs ?? DATABASE_TIMEOUT_MS
-  const mode = await connectionMode(url, config.preparedStatements ?? 'auto', timeoutMs)
+  const { url, directUrl, poolSize, timeoutMs } = config
+  const mode = await connectionMode(url, config.preparedStatements, timeoutMs)
   const requests = { waitMs: timeoutMs, idleInTransactionMs: IDLE_IN_TRANSACTION_MS }
   const snapshotTimeouts = { waitMs: timeoutMs, idleInTransactionMs: SNAPSHOT_IDLE_MS }
   const statements = modeStatements(mode, requests, snapshotTimeouts)

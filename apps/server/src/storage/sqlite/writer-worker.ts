@@ -64,10 +64,9 @@ async function commitWaiting(): Promise<void> {
       const outcomes = await onTheFile(() => writer.commit(items, now, notBefore))
       let at = 0
       for (const { id, items: mine } of taken) {
-        port.postMessage({
-          id,
-          outcomes: outcomes.slice(at, (at += mine.length)),
-        } satisfies WriterReply)
+        const reply: WriterReply = { id, outcomes: outcomes.slice(at, at + mine.length) }
+        port.postMessage(reply)
+        at += mine.length
       }
     } catch (error) {
       for (const { id } of taken) replyError(id, error as { message?: unknown })

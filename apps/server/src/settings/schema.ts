@@ -1,14 +1,12 @@
+// Every setting of the server: its type, range, default and meaning, as one TypeBox schema.
+// The only place a setting's default is written: parse.ts reads the environment and the
+// flags onto it, help.ts prints it, buildApp fills what it is not given from it.
 import { isIP } from 'node:net'
-import { resolve } from 'node:path'
-import { parseArgs } from 'node:util'
 import { FormatRegistry, type Static, type TSchema, Type } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
-import type { StorageConfig } from './storage/index.js'
 
-/** Thrown for settings that cannot work; main prints the message and exits 2. */
-export class ConfigError extends Error {
-  override name = 'ConfigError'
-}
+/** The longest delay setTimeout takes (2^31 - 1 ms); a larger one fires at once. */
+export const MAX_TIMER_MS = 2_147_483_647
 
 FormatRegistry.Set('origin', (value) => {
   if (value === '*') return true
@@ -42,7 +40,7 @@ FormatRegistry.Set('proxy', (value) => {
  * alone cannot say it, whether it is a secret (never printed), and whether only
  * PostgreSQL reads it (an SQLite server ignores it, even when it is not valid).
  */
-interface Source {
+export interface Source {
   env: string
   expected?: string
   /** What --help says the default is, when it is worked out at start-up rather than fixed. */
@@ -102,6 +100,7 @@ export const SettingsSchema = Type.Object({
   databaseTimeoutMs: setting(
     Type.Integer({
       minimum: 1,
+      maximum: MAX_TIMER_MS,
       default: 5000,
       description:
         'PostgreSQL only: longest wait (ms) for a connection, a lock or a statement; past it the request gets 503 rather than waiting for the database.',
@@ -136,6 +135,7 @@ export const SettingsSchema = Type.Object({
   readyTimeoutMs: setting(
     Type.Integer({
       minimum: 1,
+      maximum: MAX_TIMER_MS,
       default: 1000,
       description:
         'Longest /health/ready waits (ms) for the database to answer a read and commit a probe write; past it, 503.',
@@ -191,6 +191,7 @@ export const SettingsSchema = Type.Object({
   maxEventLoopDelayMs: setting(
     Type.Integer({
       minimum: 0,
+      maximum: MAX_TIMER_MS,
       default: 1000,
       description:
         'Event-loop delay (ms) above which requests are shed with 503 rather than queued; 0: never.',
@@ -259,6 +260,7 @@ export const SettingsSchema = Type.Object({
   drainTimeoutMs: setting(
     Type.Integer({
       minimum: 1,
+      maximum: MAX_TIMER_MS,
       default: 30_000,
       description:
         "Longest (ms) a client may leave a response unread (its connection's send buffer full) before the connection is closed, freeing what it holds (a feed or listing slot).",
@@ -286,230 +288,26 @@ export const SettingsSchema = Type.Object({
   ),
 })
 
-type Values = Static<typeof SettingsSchema>
-type Key = keyof Values
+/** Every setting's value, as the schema types it. */
+export type SettingValues = Static<typeof SettingsSchema>
+export type SettingKey = keyof SettingValues
 
-/** The settings as the server runs with them, read and validated once. */
-export interface Settings extends Values {
-  /** Where tasks are stored, from DATABASE_URL (and the other DATABASE_* settings). */
-  readonly storage: StorageConfig
-}
+/** The settings in the schema's order. */
+export const settingKeys = Object.keys(SettingsSchema.properties) as SettingKey[]
 
-/** What the command line asks for. */
-export type Invocation =
-  | { readonly command: 'help' }
-  | { readonly command: 'version' }
-  | { readonly command: 'run'; readonly settings: Settings }
+/** A setting's schema with where it comes from and how it is shown. */
+export const schemaOf = (key: SettingKey) =>
+  SettingsSchema.properties[key] as unknown as TSchema & Source
 
-const keys = Object.keys(SettingsSchema.properties) as Key[]
-const schemaOf = (key: Key) => SettingsSchema.properties[key] as unknown as TSchema & Source
-const flagOf = (key: Key) => schemaOf(key).env.toLowerCase().replaceAll('_', '-')
+/** A setting's flag: its environment variable in kebab case (`--database-url`). */
+export const flagOf = (key: SettingKey) => schemaOf(key).env.toLowerCase().replaceAll('_', '-')
 
 /** An environment variable by its name: the name a setting is known by everywhere. */
-export function envName(key: Key): string {
+export function envName(key: SettingKey): string {
   return schemaOf(key).env
 }
 
-/**
- * `DATABASE_URL`: `postgres://…` or `postgresql://…` selects PostgreSQL; a file path, or
- * `sqlite:` followed by one, selects SQLite. Relative paths resolve against `cwd`.
- */
-export function parseDatabaseUrl(
-  value: string | undefined,
-  cwd: string = process.cwd(),
-  poolSize = 10,
-  timeoutMs?: number,
-): StorageConfig {
-  const url = value?.trim() || DEFAULT_DATABASE_FILE
-  if (/^postgres(ql)?:\/\//i.test(url)) {
-    return timeoutMs === undefined
-      ? { kind: 'postgres', url, poolSize }
-      : { kind: 'postgres', url, poolSize, timeoutMs }
-  }
-  const path = url.replace(/^sqlite:(\/\/(?=\/))?/i, '')
-  if (path === '' || /^[a-z][a-z0-9+.-]*:\/\//i.test(path)) {
-    throw new ConfigError(
-      `DATABASE_URL "${url}" is neither a PostgreSQL URL nor an SQLite file path.`,
-    )
-  }
-  return { kind: 'sqlite', filename: path === ':memory:' ? path : resolve(cwd, path) }
-}
-
-/** What a valid value of a setting is, in words, for its error message. */
-function expected(schema: TSchema & Source): string {
-  if (schema.expected) return schema.expected
-  if (schema.type === 'integer') {
-    return schema.maximum === undefined
-      ? `a whole number of at least ${schema.minimum}`
-      : `a whole number from ${schema.minimum} to ${schema.maximum}`
-  }
-  if (schema.type === 'boolean') return 'on or off'
-  if (schema.anyOf) return `one of ${schema.anyOf.map((s: TSchema) => s.const).join(', ')}`
-  return 'valid'
-}
-
-/** A setting's text (from a variable or a flag) as its schema's type, or a ConfigError. */
-function parseValue(key: Key, text: string): unknown {
-  const schema = schemaOf(key)
-  const shown = schema.secret ? '' : ` "${withoutPassword(text)}"`
-  const fail = (item?: string): never => {
-    throw new ConfigError(
-      item === undefined
-        ? `${schema.env}${shown} is not ${expected(schema)}.`
-        : `${schema.env} entry "${item}" is not ${expected(schema)}.`,
-    )
-  }
-  let value: unknown = text
-  if (schema.type === 'integer') value = /^\d+$/.test(text) ? Number(text) : fail()
-  else if (schema.type === 'boolean') {
-    value = /^(on|true|1)$/i.test(text) ? true : /^(off|false|0)$/i.test(text) ? false : fail()
-  } else if (schema.type === 'array') {
-    value = text
-      .split(',')
-      .map((item) => item.trim())
-      .filter((item) => item !== '')
-  }
-  const error = Value.Errors(schema, value).First()
-  if (error) {
-    const item = /^\/\d+$/.test(error.path) ? String(error.value) : undefined
-    fail(item)
-  }
-  return value
-}
-
-/**
- * Reads every setting from `--flags` and the environment (a flag wins over its variable),
- * validates it against the schema and fills in defaults. Relative database paths resolve
- * against INIT_CWD (where `pnpm start` was typed) or the current directory.
- */
-export function parseCommandLine(
-  argv: readonly string[] = process.argv.slice(2),
-  env: Readonly<Record<string, string | undefined>> = process.env,
-): Invocation {
-  let parsed: ReturnType<typeof parseArgs>
-  try {
-    parsed = parseArgs({
-      // `pnpm start -- --port 1` passes the `--` along; it separates nothing here. `-V`
-      // is `-v`, as many tools spell it (parseArgs takes one short name per option).
-      args: (argv[0] === '--' ? argv.slice(1) : [...argv]).map((arg) =>
-        arg === '-V' ? '-v' : arg,
-      ),
-      options: {
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-        ...Object.fromEntries(keys.map((key) => [flagOf(key), { type: 'string' as const }])),
-      },
-      strict: true,
-    })
-  } catch (error) {
-    throw new ConfigError(`${(error as Error).message} See --help.`)
-  }
-  const flags = parsed.values as Record<string, string | boolean | undefined>
-  if (flags.help) return { command: 'help' }
-  if (flags.version) return { command: 'version' }
-
-  const text = (key: Key) => (flags[flagOf(key)] as string | undefined) ?? env[envName(key)]
-  const storageKind = parseDatabaseUrl(text('databaseUrl'), '/').kind
-  const values: Record<string, unknown> = {}
-  for (const key of keys) {
-    const schema = schemaOf(key)
-    const raw = text(key)
-    const ignored = schema.postgresOnly && storageKind !== 'postgres'
-    // An empty text or list means "not set" (API_TOKEN= is no token); an empty number,
-    // switch or level is a mistake to report, not a default to fall back on.
-    const unset = raw === '' && (schema.type === 'string' || schema.type === 'array')
-    values[key] = raw === undefined || unset || ignored ? schema.default : parseValue(key, raw)
-  }
-  const settings = values as unknown as Values
-  if (settings.trustProxy.length > 1 && settings.trustProxy.some((item) => /^\d+$/.test(item))) {
-    throw new ConfigError('TRUST_PROXY is either a hop count alone or a list of addresses.')
-  }
-  const storage = parseDatabaseUrl(
-    settings.databaseUrl,
-    env.INIT_CWD ?? process.cwd(),
-    settings.databasePoolSize,
-    settings.databaseTimeoutMs,
-  )
-  if (storage.kind === 'postgres') {
-    const pooler = {
-      directUrl: settings.databaseDirectUrl,
-      preparedStatements: settings.databasePreparedStatements,
-    }
-    return { command: 'run', settings: { ...settings, storage: { ...storage, ...pooler } } }
-  }
-  return { command: 'run', settings: { ...settings, storage } }
-}
-
-/** The settings a command line and environment give, or a ConfigError; for tests and tools. */
-export function loadSettings(
-  env: Readonly<Record<string, string | undefined>> = {},
-  argv: readonly string[] = [],
-): Settings {
-  const invocation = parseCommandLine(argv, env)
-  if (invocation.command !== 'run') throw new ConfigError(`--${invocation.command} runs nothing.`)
-  return invocation.settings
-}
-
-/** `--help`: every setting with its flag, variable, default and meaning, from the schema. */
-export function helpText(bin = 'tasklane-server'): string {
-  const rows = keys.map((key) => {
-    const schema = schemaOf(key)
-    const fallback = schema.default
-    const shown = schema.derivedDefault
-      ? schema.derivedDefault
-      : Array.isArray(fallback)
-        ? fallback.join(',') || '(none)'
-        : typeof fallback === 'boolean'
-          ? fallback
-            ? 'on'
-            : 'off'
-          : (fallback ?? '(none)')
-    return [`--${flagOf(key)} <value>`, schema.env, `${schema.description} Default: ${shown}.`]
-  })
-  rows.push(['-h, --help', '', 'Print this help and exit.'])
-  rows.push(['-v, -V, --version', '', 'Print the version and exit.'])
-  const width = (i: number) => Math.max(...rows.map((row) => (row[i] as string).length))
-  const [flagWidth, envWidth] = [width(0), width(1)]
-  const lines = rows.map(
-    ([flag, envVar, text]) =>
-      `  ${(flag as string).padEnd(flagWidth)}  ${(envVar as string).padEnd(envWidth)}  ${text}`,
-  )
-  return [
-    `Usage: ${bin} [options]`,
-    '',
-    'Starts the tasklane HTTP server. Every option can also be set with its environment',
-    'variable; a flag wins over its variable.',
-    '',
-    'Options:',
-    ...lines,
-    '',
-  ].join('\n')
-}
-
-/**
- * A URL with its password masked: in the user info (`postgres://user:pw@…`, also with no
- * user, as `redis://:pw@…`) and in a `password` query parameter (`?password=pw`).
- */
-function withoutPassword(url: string): string {
-  return url
-    .replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@?#]*):[^@/?#]*@/i, '$1:***@')
-    .replace(/([?&]password=)[^&#]*/gi, '$1***')
-}
-
-/**
- * The settings with secrets masked and passwords taken out of URLs, for a log line; an
- * SQLite database as the absolute path it was resolved to, whatever DATABASE_URL said.
- */
-export function printable(settings: Settings): Record<string, unknown> {
-  const shown: Record<string, unknown> = {}
-  for (const key of keys) {
-    const value = settings[key]
-    if (key === 'databaseUrl' && settings.storage.kind === 'sqlite') {
-      shown[key] = settings.storage.filename
-    } else if (schemaOf(key).secret) shown[key] = value === undefined ? undefined : '***'
-    else if (typeof value === 'string' && /^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
-      shown[key] = withoutPassword(value)
-    } else shown[key] = value
-  }
-  return shown
+/** Every setting at its default (those without one left out). */
+export function defaultSettings(): SettingValues {
+  return Value.Create(SettingsSchema) as SettingValues
 }
