@@ -196,11 +196,14 @@ describe('tasklane_tasks_updated_total and tasklane_tasks_deleted_total', () => 
 describe('tasklane_write_queue_depth', () => {
   it('counts the writes waiting for a commit, and drops to 0 once they are written', async () => {
     commits.hold()
-    // Two batches are written at once (both held here); the creates after them wait.
-    const first = create('first batch')
-    await commits.started(1)
-    const second = create('second batch')
-    await commits.started(2)
+    // As many batches as the storage takes at once are written (all held here), one create
+    // each; the creates after them wait in the queue.
+    const inFlight = server.storage.batchesInFlight
+    const written = []
+    for (let i = 1; i <= inFlight; i++) {
+      written.push(create(`batch ${i}`))
+      await commits.started(i)
+    }
     const waiting = [create('waits 1'), create('waits 2'), create('waits 3')]
     let depth: number | undefined
     for (let i = 0; i < 100 && depth !== 3; i++) {
@@ -208,8 +211,8 @@ describe('tasklane_write_queue_depth', () => {
     }
     expect(depth).toBe(3)
     commits.release()
-    const statuses = (await Promise.all([first, second, ...waiting])).map((r) => r.status)
-    expect(statuses).toEqual(Array(5).fill(201))
+    const statuses = (await Promise.all([...written, ...waiting])).map((r) => r.status)
+    expect(statuses).toEqual(Array(inFlight + 3).fill(201))
     expect(sampleValue(await scrape(), 'tasklane_write_queue_depth')).toBe(0)
   })
 })

@@ -78,7 +78,7 @@ describe('names that show nothing, and names that reorder text', () => {
     )
   })
 
-  it('stores a name with an RTL override exactly as sent (decisions.md: names are stored as sent)', async () => {
+  it('stores a name with an RTL override exactly as sent (docs/api.md: names are stored as sent)', async () => {
     const name = 'invoice\u202Efdp.exe'
     const task = await createTask(server, { name })
     expect(task.name).toBe(name)
@@ -87,7 +87,7 @@ describe('names that show nothing, and names that reorder text', () => {
 
   it('is shown bidi-isolated by the web page, so a name never reorders what stands beside it', () => {
     const css = readFileSync(join(import.meta.dirname, '../../web/src/style.css'), 'utf8')
-    const rule = /\.tasks \.name \{([^}]*)\}/.exec(css)?.[1] ?? ''
+    const rule = /\.task \.name \{([^}]*)\}/.exec(css)?.[1] ?? ''
     expect(rule).toMatch(/unicode-bidi: isolate;/)
   })
 })

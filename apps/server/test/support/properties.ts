@@ -153,7 +153,7 @@ export function nearText(max: number): fc.Arbitrary<string> {
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 
-/** The rule of decisions.md for name (max 200) and tag (max 64), counted in code points. */
+/** The rule of docs/api.md for name (max 200) and tag (max 64), counted in code points. */
 export function validText(value: unknown, max: number): value is string {
   if (typeof value !== 'string') return false
   const length = [...value].length
