@@ -1,24 +1,27 @@
 export { ErrorBody } from './error.js'
+export { ChangeType, TaskEventStream } from './events.js'
 export {
   ChangeTaskHeaders,
-  ChangeType,
   CreateTaskHeaders,
-  commonErrors,
-  type ErrorStatus,
   GetTaskHeaders,
-  type HeaderDefinition,
   ListTasksQuery,
+  TaskParams,
+  WatchTasksHeaders,
+  WatchTasksQuery,
+} from './parameters.js'
+export {
+  type ErrorStatus,
+  type HeaderDefinition,
   type ResponseHeaderName,
-  type RouteDefinition,
   responseHeaders,
+} from './response-headers.js'
+export {
+  commonErrors,
+  type RouteDefinition,
   responsesOf,
   routes,
   type ServerFeatures,
   schemas,
-  TaskEventStream,
-  TaskParams,
-  WatchTasksHeaders,
-  WatchTasksQuery,
 } from './routes.js'
 export {
   DeletedTask,

@@ -1,0 +1,150 @@
+// What requests carry besides a body: the query strings, path parameters and headers of the
+// routes, as TypeBox schemas the server validates with and the client types its calls from.
+import { type Static, Type } from '@sinclair/typebox'
+import { MAX_LIMIT, MAX_TASK_ID, text } from './task.js'
+
+/** An id parameter: a keyset cursor (`after` from 0, `before` from 1) or a resume point. */
+const idParameter = (minimum: 0 | 1, description: string) =>
+  Type.Integer({ minimum, maximum: MAX_TASK_ID, format: 'int64', description })
+
+/** `tag`: only tasks with exactly this tag. */
+const TagFilter = text(64, {
+  description: 'Return only tasks with exactly this tag.',
+  examples: ['docs'],
+})
+
+/** `status`: only tasks in this state. */
+const StatusFilter = Type.Union([Type.Literal('open'), Type.Literal('done')], {
+  description: 'Return only tasks with this status: open or done.',
+})
+
+/** A position in the change sequence: 0 (before any change) to 2^53−1. */
+const seqParameter = (description: string) =>
+  Type.Integer({ minimum: 0, maximum: MAX_TASK_ID, format: 'int64', description })
+
+/** Query string of GET /tasks. Unknown parameters are rejected. */
+export const ListTasksQuery = Type.Object(
+  {
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_LIMIT,
+        format: 'int32',
+        description: 'Maximum number of tasks to return. Omitted: all tasks.',
+      }),
+    ),
+    after: Type.Optional(
+      idParameter(0, 'Return only tasks whose id is greater than this (keyset pagination).'),
+    ),
+    before: Type.Optional(
+      idParameter(
+        1,
+        'Return only tasks whose id is less than this (keyset pagination in desc order).',
+      ),
+    ),
+    order: Type.Optional(
+      Type.Union([Type.Literal('asc'), Type.Literal('desc')], {
+        default: 'asc',
+        description: 'asc: oldest first (the default); desc: newest first.',
+      }),
+    ),
+    tag: Type.Optional(TagFilter),
+    status: Type.Optional(StatusFilter),
+  },
+  { additionalProperties: false },
+)
+/** Query string of GET /tasks. */
+export type ListTasksQuery = Static<typeof ListTasksQuery>
+
+/** Query string of GET /tasks/events. Unknown parameters are rejected. */
+export const WatchTasksQuery = Type.Object(
+  {
+    after: Type.Optional(
+      seqParameter(
+        'Send every change with a greater seq (each changed task once, in its latest state), then each new one. Omitted: new changes only.',
+      ),
+    ),
+    tag: Type.Optional(TagFilter),
+    status: Type.Optional(StatusFilter),
+  },
+  { additionalProperties: false },
+)
+/** Query string of GET /tasks/events. */
+export type WatchTasksQuery = Static<typeof WatchTasksQuery>
+
+/** Headers of GET /tasks/events: where a reconnecting client left off. */
+export const WatchTasksHeaders = Type.Object({
+  'last-event-id': Type.Optional(
+    seqParameter(
+      'The id (seq) of the last event received. Resumes the feed after it; takes precedence over after.',
+    ),
+  ),
+})
+/** Headers of GET /tasks/events. */
+export type WatchTasksHeaders = Static<typeof WatchTasksHeaders>
+
+/** Path parameters of GET, PATCH and DELETE /tasks/{id}. */
+export const TaskParams = Type.Object(
+  {
+    id: Type.Integer({
+      minimum: 1,
+      maximum: MAX_TASK_ID,
+      format: 'int64',
+      description: 'Identifier of the task.',
+    }),
+  },
+  { additionalProperties: false },
+)
+/** Path parameters of GET, PATCH and DELETE /tasks/{id}. */
+export type TaskParams = Static<typeof TaskParams>
+
+/** `Idempotency-Key`: 1–255 visible ASCII characters. */
+const IdempotencyKey = Type.String({
+  minLength: 1,
+  maxLength: 255,
+  pattern: '^[\\x21-\\x7E]+$',
+  // The first sentence is what a 400 says the value must be.
+  description:
+    '1 to 255 visible ASCII characters. Makes the request safe to retry: a repeat with the same key and body returns the first response.',
+})
+
+/** One entity tag, strong or weak (RFC 9110): `"3"`, `W/"3"`. */
+const ENTITY_TAG = '(?:W/)?"[\\x21\\x23-\\x7E]*"'
+
+/** A list of entity tags, or `*` (RFC 9110's If-Match and If-None-Match). */
+const entityTags = (description: string) =>
+  Type.String({
+    maxLength: 1024,
+    pattern: `^[ \\t]*(?:\\*|${ENTITY_TAG}(?:[ \\t]*,[ \\t]*${ENTITY_TAG})*)[ \\t]*$`,
+    description,
+  })
+
+/** Headers of POST /task: an optional idempotency key (1–255 visible ASCII characters). */
+export const CreateTaskHeaders = Type.Object({
+  'idempotency-key': Type.Optional(IdempotencyKey),
+})
+/** Headers of POST /task. */
+export type CreateTaskHeaders = Static<typeof CreateTaskHeaders>
+
+/** Headers of PATCH and DELETE /tasks/{id}: a precondition and an idempotency key. */
+export const ChangeTaskHeaders = Type.Object({
+  'if-match': Type.Optional(
+    entityTags(
+      'a list of entity tags such as "3" (or *), at most 1024 characters. The change happens only if the task\'s current ETag is one of them (strong comparison); otherwise 412.',
+    ),
+  ),
+  'idempotency-key': Type.Optional(IdempotencyKey),
+})
+/** Headers of PATCH and DELETE /tasks/{id}. */
+export type ChangeTaskHeaders = Static<typeof ChangeTaskHeaders>
+
+/** Headers of GET /tasks/{id}: a conditional read. */
+export const GetTaskHeaders = Type.Object({
+  'if-none-match': Type.Optional(
+    entityTags(
+      'a list of entity tags such as "3" (or *), at most 1024 characters. When the task\'s current ETag is one of them (weak comparison), the answer is 304 Not Modified.',
+    ),
+  ),
+})
+/** Headers of GET /tasks/{id}. */
+export type GetTaskHeaders = Static<typeof GetTaskHeaders>
