@@ -1,6 +1,5 @@
-// Every setting of the server: its type, range, default and meaning, as one TypeBox schema.
-// The only place a setting's default is written: parse.ts reads the environment and the
-// flags onto it, help.ts prints it, buildApp fills what it is not given from it.
+// Every setting of the server as one TypeBox schema, the only place a default is written.
+// Over 300 lines because it is that one schema: an entry per setting, each with its meaning.
 import { isIP } from 'node:net'
 import { FormatRegistry, type Static, type TSchema, Type } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
@@ -60,7 +59,7 @@ export const DEFAULT_DATABASE_FILE = 'data/tasklane.db'
 /**
  * Every setting of the server, its type, range, default and meaning: the one place they
  * are defined. The environment and the flags are read onto it, `--help` is generated
- * from it, and the README's table says the same.
+ * from it, and docs/operations.md's table says the same.
  */
 export const SettingsSchema = Type.Object({
   port: setting(

@@ -1,0 +1,103 @@
+// The command line of `pnpm bench`: its options, their defaults and what they make of a run.
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { scenarios } from './sweep.js'
+
+export const BENCH_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+export const ROOT = resolve(BENCH_DIR, '..')
+export const SERVER_DIR = join(ROOT, 'apps/server')
+
+export const USAGE = `Usage: pnpm bench [-- options]
+  --quick                 shorter run: 2 rounds of 2 s, fewer latency samples
+  --pg <url>              also benchmark tasklane on PostgreSQL; a scratch database is
+                          created next to the one the URL names and dropped afterwards;
+                          and a second server on it through PgBouncer in transaction mode
+                          (when /usr/sbin/pgbouncer is installed), with DATABASE_DIRECT_URL
+  --rounds <n>            interleaved rounds of the sweep (default 3, quick 2)
+  --seconds <n>           seconds per load run (default 3, quick 2)
+  --connections <list>    the sweep's autocannon connections (default 1,10,50,100)
+  --scenarios <list>      the sweep's scenarios, of full,tail,create (default all three)
+  --sweep-only            only the sweep (and commit latency): no latency, streaming,
+                          SDK, insert or fan-out figures
+  --server <main.js>      a server build other than apps/server/dist (to compare builds);
+                          not rebuilt
+  --tasks <n>             tasks in the loaded table (default 100000)
+  --large <n>             tasks in the large table of the latency/streaming figures (default 1000000)
+  --log-level <level>     LOG_LEVEL for the tasklane servers (default: the server's own default)
+  --out <dir>             where latest.json and chart.svg go (default bench/results)
+  --help`
+
+export const { values: args } = parseArgs({
+  args: process.argv.slice(2).filter((arg) => arg !== '--'),
+  options: {
+    quick: { type: 'boolean', default: false },
+    pg: { type: 'string' },
+    rounds: { type: 'string' },
+    seconds: { type: 'string' },
+    connections: { type: 'string' },
+    scenarios: { type: 'string' },
+    'sweep-only': { type: 'boolean', default: false },
+    server: { type: 'string' },
+    tasks: { type: 'string' },
+    large: { type: 'string' },
+    'log-level': { type: 'string' },
+    out: { type: 'string' },
+    help: { type: 'boolean', default: false },
+  },
+  strict: true,
+})
+if (args.help) {
+  console.log(USAGE)
+  process.exit(0)
+}
+
+function positive(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 1) {
+    console.error(`--${name} must be a positive integer.\n\n${USAGE}`)
+    process.exit(2)
+  }
+  return n
+}
+
+function connectionList(value: string | undefined): number[] {
+  if (value === undefined) return [1, 10, 50, 100]
+  const list = value.split(',').map(Number)
+  if (list.length === 0 || list.some((n) => !Number.isInteger(n) || n < 1)) {
+    console.error(`--connections must be positive integers separated by commas.\n\n${USAGE}`)
+    process.exit(2)
+  }
+  return list
+}
+
+export const quick = args.quick
+export const settings = {
+  quick,
+  rounds: positive('rounds', args.rounds, quick ? 2 : 3),
+  seconds: positive('seconds', args.seconds, quick ? 2 : 3),
+  connections: connectionList(args.connections),
+  tasks: positive('tasks', args.tasks, 100_000),
+}
+export const sweepScenarios = scenarios(settings.tasks).filter(
+  (scenario) => args.scenarios === undefined || args.scenarios.split(',').includes(scenario.id),
+)
+if (sweepScenarios.length === 0) {
+  console.error(`--scenarios names none of full, tail, create.\n\n${USAGE}`)
+  process.exit(2)
+}
+/** Connections of the durable-insert figures (issue 6's bench measured at 10). */
+export const INSERT_CONNECTIONS = 10
+// pnpm runs the script in bench/; a relative --server is meant from where pnpm was started.
+export const serverMain = args.server
+  ? resolve(process.env.INIT_CWD ?? process.cwd(), args.server)
+  : join(SERVER_DIR, 'dist/main.js')
+export const largeTasks = positive('large', args.large, 1_000_000)
+export const smallTasks = 1_000
+export const latencyIterations = quick ? 600 : 2_000
+export const sdkIterations = quick ? 1_000 : 3_000
+export const insertSeconds = quick ? 2 : 4
+/** Round one starts with an unrecorded load of each scenario, so that the JIT has settled. */
+export const warmupSeconds = quick ? 1 : 2
+export const outDir = resolve(args.out ?? join(BENCH_DIR, 'results'))
