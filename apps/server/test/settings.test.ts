@@ -239,7 +239,7 @@ describe('loadSettings', () => {
   })
 
   it('refuses an unknown flag, pointing at --help', () => {
-    expect(refusal({}, ['--prot', '80'])).toMatch(/'--prot'.* See --help\.$/)
+    expect(refusal({}, ['--prot', '80'])).toMatch(/'--prot'\..* See --help\.$/s)
   })
 })
 

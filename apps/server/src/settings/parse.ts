@@ -95,7 +95,8 @@ function readFlags(argv: readonly string[]): Record<string, string | boolean | u
       strict: true,
     }).values
   } catch (error) {
-    throw new ConfigError(`${(error as Error).message} See --help.`)
+    const message = (error as Error).message.trim()
+    throw new ConfigError(`${message}${/[.!?]$/.test(message) ? '' : '.'} See --help.`)
   }
 }
 
