@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto'
 import { isDeepStrictEqual } from 'node:util'
 import fc from 'fast-check'
-import { expect } from 'vitest'
+import { afterAll, beforeAll, expect } from 'vitest'
 import { createClient, type Task, type TaskStatus } from '../src/index.js'
 import { LiveTasks, type LiveTasksOptions } from '../src/live.js'
 import { tcpProxy } from './proxies.js'
-import type { startServer } from './server.js'
+import { startServer } from './server.js'
 
 // The live copy's promise, against real servers: during random concurrent changes by other
 // clients, with its connections cut at random points and a server restarted, no listener
@@ -263,4 +263,25 @@ export async function check(setup: Setup, s: Scenario, restartAfter = false) {
     proxy.close()
   }
   expect(lives.every((live) => live.closed && !live.caughtUp)).toBe(true)
+}
+
+/**
+ * One server on its own SQLite file for the describe block this is called in (started
+ * before its tests, closed after them), and the Setup that reads from and writes to it and
+ * restarts it on the same database and port.
+ */
+export function sqliteServerSetup(): () => Setup {
+  let server: Server
+  beforeAll(async () => {
+    server = await startServer()
+  })
+  afterAll(() => server?.close())
+  return () => ({
+    readUrl: server.url,
+    writeUrls: [server.url],
+    async restart() {
+      await server.stop()
+      server = await startServer({ restart: server.place })
+    },
+  })
 }

@@ -6,25 +6,11 @@ import fc from 'fast-check'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, it } from 'vitest'
 import { ensurePostgres, POSTGRES_URL } from '../../../apps/server/test/support/postgres.js'
-import { check, type Server, type Setup, scenario } from './live-tasks-check.js'
+import { check, type Server, type Setup, scenario, sqliteServerSetup } from './live-tasks-check.js'
 import { startServer } from './server.js'
 
 describe('LiveTasks against a real server on SQLite, restarted', () => {
-  let server: Server
-
-  beforeAll(async () => {
-    server = await startServer()
-  })
-  afterAll(() => server?.close())
-
-  const setup = (): Setup => ({
-    readUrl: server.url,
-    writeUrls: [server.url],
-    async restart() {
-      await server.stop()
-      server = await startServer({ restart: server.place })
-    },
-  })
+  const setup = sqliteServerSetup()
 
   it('goes on exactly across a restart of the server (same database and port)', async () => {
     await fc.assert(
