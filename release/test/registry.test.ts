@@ -23,11 +23,14 @@ const program = (load: string, validate: boolean) => `${load}
 const client = createClient({ baseUrl: process.env.TASKLANE_URL${validate ? ', validate: validateResponses' : ''} })
 const main = async () => {
   const task = await client.createTask({ name: 'from the registry', tag: 'registry' })
+  const done = await client.completeTask(task.id, { ifMatch: task.version })
   const missing = await client.getTask(987654321).catch((e) => e)
-  console.log(JSON.stringify({ task, got: await client.getTask(task.id), status: missing.status }))
+  console.log(JSON.stringify({ task, done, got: await client.getTask(task.id), status: missing.status }))
 }
 main().catch((error) => { console.error(error); process.exit(1) })
 `
+/** An ISO 8601 time in UTC with milliseconds, as the server writes createdAt and updatedAt. */
+const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/
 const ESM = `import { createClient } from '@tasklane/client'`
 const CJS = `const { createClient } = require('@tasklane/client')`
 const PROGRAMS = {
@@ -160,8 +163,13 @@ describe('a release to a real registry (Verdaccio), installed as a user would', 
         id: expect.any(Number),
         name: 'from the registry',
         tag: 'registry',
+        status: 'open',
+        version: 1,
+        createdAt: expect.stringMatching(ISO_TIME),
+        updatedAt: output.task.createdAt,
       })
-      expect(output.got).toEqual(output.task)
+      expect(output.done).toMatchObject({ id: output.task.id, status: 'done', version: 2 })
+      expect(output.got).toEqual(output.done)
       expect(output.status).toBe(404)
     },
   )
@@ -182,7 +190,14 @@ describe('a release to a real registry (Verdaccio), installed as a user would', 
     )
     expect(add.code, add.stderr).toBe(0)
     const task = JSON.parse(add.stdout)
-    expect(task).toEqual({ id: expect.any(Number), name: 'from the CLI', tag: 'npx' })
+    expect(task).toMatchObject({ name: 'from the CLI', tag: 'npx', status: 'open', version: 1 })
+    const done = await run(
+      cliHome,
+      'npx',
+      ['--yes', '@tasklane/cli', 'done', String(task.id), '--json'],
+      url,
+    )
+    expect(done.code, done.stderr).toBe(0)
     const list = await run(
       cliHome,
       'npx',
@@ -190,7 +205,9 @@ describe('a release to a real registry (Verdaccio), installed as a user would', 
       url,
     )
     expect(list.code, list.stderr).toBe(0)
-    expect(JSON.parse(list.stdout)).toEqual([task])
+    const [marked] = JSON.parse(done.stdout)
+    expect(marked).toMatchObject({ id: task.id, status: 'done', version: 2 })
+    expect(JSON.parse(list.stdout)).toEqual([marked])
   }, 300_000)
 
   it('the client type-checks with tsc', async () => {
