@@ -90,3 +90,43 @@ describe('a large page (limit > 1000) read while tasks are created', () => {
     expect(Math.max(...idReads)).toBeLessThanOrEqual(1000)
   })
 })
+
+describe('full listings of a few tasks', () => {
+  let server: TestServer
+  let snapshots = 0
+
+  beforeAll(async () => {
+    server = await startServer({
+      wrapStorage: (storage: Storage): Storage => ({
+        ...storage,
+        openSnapshot() {
+          snapshots++
+          return storage.openSnapshot()
+        },
+      }),
+    })
+    for (const name of ['one', 'two', 'three']) {
+      await fetch(`${server.url}/task`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name }),
+      })
+    }
+  })
+  afterAll(() => server?.close())
+
+  it('are read in one query, without a snapshot: more at once than the storage holds snapshots all get 200', async () => {
+    // Far more than the test storage holds snapshots on PostgreSQL (its pool of 4).
+    const many = 50
+    const responses = await Promise.all(Array.from({ length: many }, () => get(server, '/tasks')))
+    expect(responses.map((response) => response.status)).toEqual(Array(many).fill(200))
+    for (const response of responses) {
+      expect(((await response.json()) as Task[]).map((task) => task.name)).toEqual([
+        'one',
+        'two',
+        'three',
+      ])
+    }
+    expect(snapshots).toBe(0)
+  })
+})

@@ -229,7 +229,7 @@ export const SettingsSchema = Type.Object({
       minimum: 1,
       default: 100,
       description:
-        'Streamed listings (GET /tasks without limit, or with one over 1000) this instance sends at once; past it, 503.',
+        'Streamed listings (GET /tasks without limit, or with one over 1000, when more than 1000 tasks match: smaller ones are sent in one piece) this instance sends at once; past it, 503.',
     }),
     { env: 'MAX_STREAMS' },
   ),

@@ -215,6 +215,15 @@ export class Listing {
       if (page.link !== undefined) reply.header('Link', page.link)
       return reply.header('Tasklane-Seq', page.seq).send(page.body)
     }
+    // Most full listings are small: read in one query, one that fits a page needs no
+    // snapshot held across reads, nor one of the few stream slots (on PostgreSQL, a pooled
+    // connection each). Only a listing past a page is streamed, from a snapshot.
+    const { value: tasks, seq } = await this.#storage.listTasks(filter, BUFFERED_PAGE_MAX + 1)
+    if (tasks.length <= BUFFERED_PAGE_MAX) {
+      // All of it, and fewer than any limit over BUFFERED_PAGE_MAX: no page after it.
+      const text = format === 'json' ? (reply.serialize(tasks) as string) : ndjson(tasks)
+      return reply.header('Tasklane-Seq', seq).send(body(format, text))
+    }
     return this.#stream(query, filter, format, reply)
   }
 
