@@ -2,6 +2,7 @@
 // workspace package that it would leave outside the bundle.
 
 import { existsSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
 import { ensurePostgres, POSTGRES_URL } from './apps/server/test/support/postgres.js'
 import { commandExists, systemHas } from './testing/src/requirements.js'
@@ -42,6 +43,10 @@ async function slowProjects(): Promise<string[]> {
 // vitest.config.ts is one project, each holding quick and slow (`*.slow.test.ts`) files.
 export default defineConfig({
   test: {
+    // Most test files wait on other processes (their servers, the CLI, Chromium, PostgreSQL)
+    // more than they compute: a worker per core, where Vitest's default leaves one idle (one
+    // file at a time on 2 cores).
+    maxWorkers: Math.max(2, availableParallelism()),
     projects: ['packages/*', 'apps/*', 'bench', ...(SUITE === 'quick' ? [] : await slowProjects())],
   },
 })

@@ -10,5 +10,8 @@ export default defineConfig({
     ...testFiles(),
     // Builds the page once (vite build), so that the tests run on a fresh clone.
     globalSetup: ['test/global-setup.ts'],
+    // One Chromium at a time: each file checks that it left nothing in the run's TMPDIR,
+    // and two browsers on 2 cores slow each other past the tests' timeouts.
+    fileParallelism: false,
   },
 })
