@@ -7,6 +7,11 @@ export class CommittedSeq {
   #value = 0
   readonly #listeners = new Set<(seq: number) => void>()
 
+  /** The newest seq known to be committed (0 before any news). */
+  get value(): number {
+    return this.#value
+  }
+
   /** Changes up to `seq` are committed: tells every listener, unless that was already known. */
   raise(seq: number): void {
     if (!(seq > this.#value)) return

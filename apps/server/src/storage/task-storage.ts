@@ -5,6 +5,7 @@ import { withDeadline } from './deadline.js'
 import { StorageEvents } from './events.js'
 import { ping, purgeIdempotencyKeys } from './reads.js'
 import { SharedRead } from './shared-read.js'
+import { TurnRead } from './turn-read.js'
 import type { Snapshot, Storage, WriteOutcome } from './storage.js'
 import { storageError } from './unavailable.js'
 import { WriteHealth } from './write-health.js'
@@ -54,7 +55,8 @@ export class TaskStorage implements Storage {
       const shared = new SharedRead(read)
       this.#newestSeq = () => shared.get()
     } else {
-      this.#newestSeq = read
+      const turn = new TurnRead(read, () => this.#committed.value)
+      this.#newestSeq = () => turn.get()
     }
   }
 
