@@ -49,6 +49,9 @@ const TITLES: Record<ScenarioId, [string, string]> = {
   full: ['full page', 'GET /tasks?limit=20, cached'],
   tail: ['tail page', 'GET /tasks?limit=20&after=<newest − 20>'],
   create: ['durable POST /task', '201 once committed to disk'],
+  patch: ['durable PATCH /tasks/{id}', 'a random seeded task renamed'],
+  'mixed-full': ['full page, 1 % PATCH', 'GET /tasks?limit=20, 1 in 100 a PATCH'],
+  'mixed-tail': ['tail page, 1 % PATCH', 'the newest 20, 1 in 100 a PATCH'],
 }
 
 const PANEL = { width: 290, height: 230, gap: 21, left: 52, bottom: 34, top: 28 }
@@ -76,7 +79,9 @@ function panel(
   const plotW = width - left - 10
   const plotH = height - top - bottom
   const points = scenario.points
-  const limits = scenario.id === 'create' ? (results.batchedLimits ?? []) : []
+  const limits = (results.batchedLimits ?? []).filter(
+    (limit) => (limit.scenario ?? 'create') === scenario.id,
+  )
   const max = Math.max(
     1,
     ...points.flatMap((p) =>

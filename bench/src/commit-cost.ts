@@ -62,7 +62,7 @@ const COMMIT_MS: Partial<Record<TargetId, keyof CommitCost>> = {
 }
 
 /**
- * For every concurrency of the durable POST: the perfectly batched limit (connections ÷
+ * For every concurrency of a durable write (POST, or PATCH): the perfectly batched limit (connections ÷
  * commit latency, capped by the ceiling's POST) and tasklane's share of it.
  */
 export function batchedLimits(
@@ -79,6 +79,7 @@ export function batchedLimits(
       const ceiling = point.targets.ceiling?.rps ?? Number.POSITIVE_INFINITY
       const limit = Math.min((point.connections * 1000) / commitMs, ceiling)
       limits.push({
+        ...(create ? { scenario: create.id } : {}),
         target,
         connections: point.connections,
         limit,
