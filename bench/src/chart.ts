@@ -6,12 +6,14 @@ const COLORS: Record<TargetId, string> = {
   sqlite: '#1a73e8',
   postgres: '#188038',
   pgbouncer: '#e37400',
+  baseline: '#a142f4',
 }
 const NAMES: Record<TargetId, string> = {
   ceiling: 'ceiling: bare Fastify, no storage',
   sqlite: 'tasklane, SQLite (durable)',
   postgres: 'tasklane, PostgreSQL',
   pgbouncer: 'tasklane, PostgreSQL through PgBouncer',
+  baseline: 'another build (--baseline), SQLite',
 }
 const STATUS: Record<GoalStatus, { mark: string; color: string }> = {
   reached: { mark: '✓', color: '#188038' },
@@ -138,7 +140,7 @@ function panel(
         parts.push(`<circle cx="${cx}" cy="${cy}" r="3" fill="${color}"/>`)
       }
   }
-  for (const target of ['sqlite', 'postgres', 'pgbouncer'] as const) {
+  for (const target of ['sqlite', 'postgres', 'pgbouncer', 'baseline'] as const) {
     const mine = limits.filter((l) => l.target === target)
     if (mine.length > 0)
       line(
@@ -147,7 +149,7 @@ function panel(
         true,
       )
   }
-  for (const target of ['ceiling', 'sqlite', 'postgres', 'pgbouncer'] as const) {
+  for (const target of ['ceiling', 'sqlite', 'postgres', 'pgbouncer', 'baseline'] as const) {
     if (!points.some((p) => p.targets[target])) continue
     line(
       points.map((p) => p.targets[target]?.rps ?? Number.NaN),
@@ -181,8 +183,8 @@ export function renderChart(results: BenchResults): string {
     ),
   )
   y += 18
-  const targets = (['ceiling', 'sqlite', 'postgres', 'pgbouncer'] as const).filter((target) =>
-    results.load.some((scenario) => scenario.points.some((p) => p.targets[target])),
+  const targets = (['ceiling', 'sqlite', 'postgres', 'pgbouncer', 'baseline'] as const).filter(
+    (target) => results.load.some((scenario) => scenario.points.some((p) => p.targets[target])),
   )
   let legendX = 24
   for (const target of targets) {

@@ -59,6 +59,7 @@ const COMMIT_MS: Partial<Record<TargetId, keyof CommitCost>> = {
   postgres: 'postgresCommitMs',
   // The same database, reached through the pooler.
   pgbouncer: 'postgresCommitMs',
+  baseline: 'sqliteFsyncMs',
 }
 
 /**
@@ -71,7 +72,7 @@ export function batchedLimits(
 ): BatchedLimit[] {
   const limits: BatchedLimit[] = []
   for (const point of create?.points ?? []) {
-    for (const target of ['sqlite', 'postgres', 'pgbouncer'] as const) {
+    for (const target of ['sqlite', 'postgres', 'pgbouncer', 'baseline'] as const) {
       const measured = point.targets[target]?.rps
       const field = COMMIT_MS[target]
       const commitMs = field === undefined ? undefined : cost[field]

@@ -24,6 +24,7 @@ import { describeMachine } from './machine.js'
 import {
   args,
   BENCH_DIR,
+  baselineMain,
   INSERT_CONNECTIONS,
   insertSeconds,
   largeTasks,
@@ -112,11 +113,16 @@ function buildServer(): void {
   }
 }
 
-function startTasklane(name: string, databaseUrl: string, env: Record<string, string> = {}) {
+function startTasklane(
+  name: string,
+  databaseUrl: string,
+  env: Record<string, string> = {},
+  main = serverMain,
+) {
   return startServer({
     name,
     command: process.execPath,
-    args: [serverMain],
+    args: [main],
     cwd: work,
     env: {
       DATABASE_URL: databaseUrl,
@@ -145,9 +151,10 @@ async function seededSqliteServer(
   name: string,
   count: number,
   env: Record<string, string> = {},
+  main = serverMain,
 ): Promise<ServerProcess> {
   const file = join(work, `${name}.db`)
-  const server = await startTasklane(name, file, env)
+  const server = await startTasklane(name, file, env, main)
   const started = performance.now()
   seedSqlite(file, count)
   log(
@@ -380,6 +387,13 @@ async function main(): Promise<void> {
     ['ceiling', ceiling],
     ['sqlite', sqlite],
   ]
+  if (baselineMain) {
+    log(`baseline: ${baselineMain} (not rebuilt), beside this build`)
+    targets.push([
+      'baseline',
+      await seededSqliteServer('baseline', settings.tasks, {}, baselineMain),
+    ])
+  }
   let postgresUrl: string | undefined
   if (args.pg) {
     const postgres = await postgresServer(args.pg)

@@ -27,6 +27,8 @@ export const USAGE = `Usage: pnpm bench [-- options]
                           and the ceiling, at 50 connections (the full page, the tail page,
                           durable POST)
   --no-pin                do not pin the servers and the load generator to cores
+  --baseline <main.js>    another build (e.g. the previous release) beside this one in the
+                          same sweep, interleaved, on its own seeded SQLite file
   --server <main.js>      a server build other than apps/server/dist (to compare builds);
                           not rebuilt
   --tasks <n>             tasks in the loaded table (default 100000)
@@ -48,6 +50,7 @@ export const { values: args } = parseArgs({
     ablation: { type: 'boolean', default: false },
     'no-pin': { type: 'boolean', default: false },
     server: { type: 'string' },
+    baseline: { type: 'string' },
     tasks: { type: 'string' },
     large: { type: 'string' },
     'log-level': { type: 'string' },
@@ -106,6 +109,10 @@ export const INSERT_CONNECTIONS = 10
 export const serverMain = args.server
   ? resolve(process.env.INIT_CWD ?? process.cwd(), args.server)
   : join(SERVER_DIR, 'dist/main.js')
+/** Another build loaded beside this one in the sweep (`--baseline`), resolved like --server. */
+export const baselineMain = args.baseline
+  ? resolve(process.env.INIT_CWD ?? process.cwd(), args.baseline)
+  : undefined
 export const largeTasks = positive('large', args.large, 1_000_000)
 export const smallTasks = 1_000
 export const latencyIterations = quick ? 600 : 2_000

@@ -34,6 +34,7 @@ const LABELS: Record<TargetId, string> = {
   sqlite: 'tasklane SQLite',
   postgres: 'tasklane PostgreSQL',
   pgbouncer: 'tasklane PostgreSQL via PgBouncer',
+  baseline: 'baseline build, SQLite',
 }
 
 /** The sweep: one row per scenario, concurrency and server, ratios to the ceiling's there. */
@@ -57,7 +58,7 @@ export function loadTable(results: BenchResults): string {
   for (const scenario of results.load) {
     for (const point of scenario.points) {
       const ceiling = point.targets.ceiling
-      for (const target of ['ceiling', 'sqlite', 'postgres', 'pgbouncer'] as const) {
+      for (const target of ['ceiling', 'baseline', 'sqlite', 'postgres', 'pgbouncer'] as const) {
         const figures = point.targets[target]
         if (!figures) continue
         const judged =

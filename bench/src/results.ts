@@ -23,7 +23,7 @@ export interface TargetFigures {
 }
 
 /** The servers loaded side by side. */
-export type TargetId = 'ceiling' | 'sqlite' | 'postgres' | 'pgbouncer'
+export type TargetId = 'ceiling' | 'sqlite' | 'postgres' | 'pgbouncer' | 'baseline'
 
 /** The scenarios of the sweep: the figures of issue 12's goal table. */
 export type ScenarioId = 'full' | 'tail' | 'create' | 'patch' | 'mixed-full' | 'mixed-tail'
