@@ -201,10 +201,12 @@ export function renderChart(results: BenchResults): string {
     )
   }
   y += 24
+  // Three panels a row: more scenarios wrap onto further rows.
   results.load.forEach((scenario, i) => {
-    parts.push(...panel(results, scenario, 24 + i * (PANEL.width + PANEL.gap), y))
+    const x = 24 + (i % 3) * (PANEL.width + PANEL.gap)
+    parts.push(...panel(results, scenario, x, y + Math.floor(i / 3) * (PANEL.height + 10)))
   })
-  y += PANEL.height + 10
+  y += Math.ceil(results.load.length / 3) * (PANEL.height + 10)
 
   y += 20
   parts.push(
