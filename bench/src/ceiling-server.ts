@@ -1,7 +1,8 @@
 /**
  * The ceiling: bare Fastify 5 with tasklane's route shapes and payloads and no storage.
  * GET /tasks answers 20 constant tasks through the contract's response schema; POST /task
- * validates the contract's NewTask body and echoes it with an id. Run as its own process
+ * validates the contract's NewTask body and echoes it with an id; PATCH /tasks/:id validates
+ * the contract's id and TaskPatch and answers a constant task with the patch applied. Run as its own process
  * by the benchmark (`PORT`, `HOST` from the environment); whatever tasklane does beyond
  * this is what its ratio to the ceiling measures.
  */
@@ -32,6 +33,22 @@ app.post(
   async (request, reply) => {
     const task = { id: nextId++, ...CREATED, ...(request.body as object) }
     return reply.code(201).header('Location', `/tasks/${task.id}`).send(task)
+  },
+)
+
+app.patch(
+  '/tasks/:id',
+  {
+    schema: {
+      params: routes.updateTask.params,
+      body: routes.updateTask.body,
+      response: { 200: routes.updateTask.response[200] },
+    },
+  },
+  async (request, reply) => {
+    const { id } = request.params as { id: number }
+    const task = { ...seedTask(id), ...(request.body as object), version: 2 }
+    return reply.header('ETag', '"2"').send(task)
   },
 )
 

@@ -6,12 +6,14 @@ const COLORS: Record<TargetId, string> = {
   sqlite: '#1a73e8',
   postgres: '#188038',
   pgbouncer: '#e37400',
+  baseline: '#a142f4',
 }
 const NAMES: Record<TargetId, string> = {
   ceiling: 'ceiling: bare Fastify, no storage',
   sqlite: 'tasklane, SQLite (durable)',
   postgres: 'tasklane, PostgreSQL',
   pgbouncer: 'tasklane, PostgreSQL through PgBouncer',
+  baseline: 'another build (--baseline), SQLite',
 }
 const STATUS: Record<GoalStatus, { mark: string; color: string }> = {
   reached: { mark: '✓', color: '#188038' },
@@ -49,6 +51,9 @@ const TITLES: Record<ScenarioId, [string, string]> = {
   full: ['full page', 'GET /tasks?limit=20, cached'],
   tail: ['tail page', 'GET /tasks?limit=20&after=<newest − 20>'],
   create: ['durable POST /task', '201 once committed to disk'],
+  patch: ['durable PATCH /tasks/{id}', 'a random seeded task renamed'],
+  'mixed-full': ['full page, 1 % PATCH', 'GET /tasks?limit=20, 1 in 100 a PATCH'],
+  'mixed-tail': ['tail page, 1 % PATCH', 'the newest 20, 1 in 100 a PATCH'],
 }
 
 const PANEL = { width: 290, height: 230, gap: 21, left: 52, bottom: 34, top: 28 }
@@ -76,7 +81,9 @@ function panel(
   const plotW = width - left - 10
   const plotH = height - top - bottom
   const points = scenario.points
-  const limits = scenario.id === 'create' ? (results.batchedLimits ?? []) : []
+  const limits = (results.batchedLimits ?? []).filter(
+    (limit) => (limit.scenario ?? 'create') === scenario.id,
+  )
   const max = Math.max(
     1,
     ...points.flatMap((p) =>
@@ -133,7 +140,7 @@ function panel(
         parts.push(`<circle cx="${cx}" cy="${cy}" r="3" fill="${color}"/>`)
       }
   }
-  for (const target of ['sqlite', 'postgres', 'pgbouncer'] as const) {
+  for (const target of ['sqlite', 'postgres', 'pgbouncer', 'baseline'] as const) {
     const mine = limits.filter((l) => l.target === target)
     if (mine.length > 0)
       line(
@@ -142,7 +149,7 @@ function panel(
         true,
       )
   }
-  for (const target of ['ceiling', 'sqlite', 'postgres', 'pgbouncer'] as const) {
+  for (const target of ['ceiling', 'sqlite', 'postgres', 'pgbouncer', 'baseline'] as const) {
     if (!points.some((p) => p.targets[target])) continue
     line(
       points.map((p) => p.targets[target]?.rps ?? Number.NaN),
@@ -176,8 +183,8 @@ export function renderChart(results: BenchResults): string {
     ),
   )
   y += 18
-  const targets = (['ceiling', 'sqlite', 'postgres', 'pgbouncer'] as const).filter((target) =>
-    results.load.some((scenario) => scenario.points.some((p) => p.targets[target])),
+  const targets = (['ceiling', 'sqlite', 'postgres', 'pgbouncer', 'baseline'] as const).filter(
+    (target) => results.load.some((scenario) => scenario.points.some((p) => p.targets[target])),
   )
   let legendX = 24
   for (const target of targets) {
@@ -194,10 +201,12 @@ export function renderChart(results: BenchResults): string {
     )
   }
   y += 24
+  // Three panels a row: more scenarios wrap onto further rows.
   results.load.forEach((scenario, i) => {
-    parts.push(...panel(results, scenario, 24 + i * (PANEL.width + PANEL.gap), y))
+    const x = 24 + (i % 3) * (PANEL.width + PANEL.gap)
+    parts.push(...panel(results, scenario, x, y + Math.floor(i / 3) * (PANEL.height + 10)))
   })
-  y += PANEL.height + 10
+  y += Math.ceil(results.load.length / 3) * (PANEL.height + 10)
 
   y += 20
   parts.push(

@@ -59,10 +59,11 @@ const COMMIT_MS: Partial<Record<TargetId, keyof CommitCost>> = {
   postgres: 'postgresCommitMs',
   // The same database, reached through the pooler.
   pgbouncer: 'postgresCommitMs',
+  baseline: 'sqliteFsyncMs',
 }
 
 /**
- * For every concurrency of the durable POST: the perfectly batched limit (connections ÷
+ * For every concurrency of a durable write (POST, or PATCH): the perfectly batched limit (connections ÷
  * commit latency, capped by the ceiling's POST) and tasklane's share of it.
  */
 export function batchedLimits(
@@ -71,7 +72,7 @@ export function batchedLimits(
 ): BatchedLimit[] {
   const limits: BatchedLimit[] = []
   for (const point of create?.points ?? []) {
-    for (const target of ['sqlite', 'postgres', 'pgbouncer'] as const) {
+    for (const target of ['sqlite', 'postgres', 'pgbouncer', 'baseline'] as const) {
       const measured = point.targets[target]?.rps
       const field = COMMIT_MS[target]
       const commitMs = field === undefined ? undefined : cost[field]
@@ -79,6 +80,7 @@ export function batchedLimits(
       const ceiling = point.targets.ceiling?.rps ?? Number.POSITIVE_INFINITY
       const limit = Math.min((point.connections * 1000) / commitMs, ceiling)
       limits.push({
+        ...(create ? { scenario: create.id } : {}),
         target,
         connections: point.connections,
         limit,

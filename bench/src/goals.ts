@@ -22,6 +22,7 @@ const THROUGHPUT_GOALS: [ScenarioId, number, string, number, number][] = [
   ['tail', 50, 'tail page (newest 20)', 0.6, 0.5],
   ['create', 50, 'durable POST /task', 0.6, 0.5],
   ['create', 10, 'durable POST /task', 0.45, 0.25],
+  ['patch', 50, 'durable PATCH /tasks/{id}', 0.55, 0.45],
 ]
 
 /** The most a p99 may be, as a multiple of the ceiling's, by backend. */

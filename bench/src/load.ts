@@ -3,9 +3,19 @@ import { percentile, sorted } from './stats.js'
 
 /** One request of a load's cycle: each connection sends these in order, round and round. */
 export interface LoadRequest {
-  method: 'GET' | 'POST'
+  method: 'GET' | 'POST' | 'PATCH'
   path: string
   body?: string
+  /**
+   * Called for each request sent: what it is this time (a new id, a new name; now and
+   * then another method), over the fields above.
+   */
+  vary?: () => {
+    method?: LoadRequest['method']
+    path: string
+    body?: string | undefined
+    headers?: Record<string, string>
+  }
 }
 
 /** What one autocannon run measured: successful requests per second and their latency. */
@@ -39,11 +49,18 @@ export async function load(
         connections,
         duration: seconds,
         timeout: 10,
-        requests: requests.map((request) => ({
-          method: request.method,
-          path: request.path,
-          ...(request.body === undefined ? {} : { body: request.body, headers: JSON_HEADERS }),
-        })),
+        requests: requests.map((request) => {
+          const { vary } = request
+          return {
+            method: request.method,
+            path: request.path,
+            ...(request.body === undefined ? {} : { body: request.body, headers: JSON_HEADERS }),
+            // autocannon calls setupRequest before each request it sends with this entry.
+            ...(vary === undefined
+              ? {}
+              : { setupRequest: (sent: object) => ({ ...sent, ...vary() }) }),
+          }
+        }),
       },
       (error, value) => (error ? reject(error) : resolve(value)),
     )

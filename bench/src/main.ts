@@ -11,7 +11,8 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
-import { envName } from '@tasklane/server'
+import { ABLATABLE_FEATURES, envName } from '@tasklane/server'
+import { type AblationVariant, otlpSink, runAblation } from './ablation.js'
 import { renderChart } from './chart.js'
 import { batchedLimits, fsyncLatency, postgresCommitLatency } from './commit-cost.js'
 import { rawSqliteInserts } from './durable.js'
@@ -23,6 +24,7 @@ import { describeMachine } from './machine.js'
 import {
   args,
   BENCH_DIR,
+  baselineMain,
   INSERT_CONNECTIONS,
   insertSeconds,
   largeTasks,
@@ -38,14 +40,14 @@ import {
   warmupSeconds,
 } from './options.js'
 import { pooledPostgres } from './pooler.js'
-import { killAll, type ServerProcess, startServer } from './processes.js'
-import { batchedTable, goalsTable, loadTable, otherFigures } from './report.js'
+import { killAll, pinCores, type ServerProcess, startServer } from './processes.js'
+import { ablationTable, batchedTable, goalsTable, loadTable, otherFigures } from './report.js'
 import type { BenchResults, CommitCost, TargetId } from './results.js'
 import { sdkOverhead } from './sdk.js'
 import { createScratchDatabase, seedPostgres, seedSqlite } from './seed.js'
 import { median } from './stats.js'
 import { streamAll } from './stream.js'
-import { POST_BODY, runSweep, scenarios } from './sweep.js'
+import { POST_BODY, probePatch, runSweep, scenarios } from './sweep.js'
 
 /** The command line as a reader can retype it, without a database password. */
 function commandLine(): string {
@@ -88,7 +90,10 @@ const watchdog = setTimeout(
     process.exit(1)
   },
   (quick ? 5 : 15) * 60_000 +
-    settings.rounds * settings.seconds * settings.connections.length * 9 * 1_500,
+    settings.rounds *
+      (settings.seconds + warmupSeconds) *
+      1_500 *
+      (settings.connections.length * sweepScenarios.length * 4 + (args.ablation ? 12 * 3 : 0)),
 )
 watchdog.unref()
 
@@ -108,11 +113,16 @@ function buildServer(): void {
   }
 }
 
-function startTasklane(name: string, databaseUrl: string, env: Record<string, string> = {}) {
+function startTasklane(
+  name: string,
+  databaseUrl: string,
+  env: Record<string, string> = {},
+  main = serverMain,
+) {
   return startServer({
     name,
     command: process.execPath,
-    args: [serverMain],
+    args: [main],
     cwd: work,
     env: {
       DATABASE_URL: databaseUrl,
@@ -137,9 +147,14 @@ function startCeiling() {
 }
 
 /** A fresh SQLite file with the server's schema (the server migrates it) and `count` tasks. */
-async function seededSqliteServer(name: string, count: number): Promise<ServerProcess> {
+async function seededSqliteServer(
+  name: string,
+  count: number,
+  env: Record<string, string> = {},
+  main = serverMain,
+): Promise<ServerProcess> {
   const file = join(work, `${name}.db`)
-  const server = await startTasklane(name, file)
+  const server = await startTasklane(name, file, env, main)
   const started = performance.now()
   seedSqlite(file, count)
   log(
@@ -175,8 +190,12 @@ async function postgresServer(
 }
 
 /** Every scenario's first request answered as it should, before any load. */
-async function checkTarget(id: TargetId, server: ServerProcess): Promise<void> {
-  for (const scenario of scenarios(settings.tasks)) {
+async function checkTarget(
+  id: TargetId,
+  server: ServerProcess,
+  measured: readonly { requests: (typeof sweepScenarios)[number]['requests'] }[] = sweepScenarios,
+): Promise<void> {
+  for (const scenario of measured) {
     const [request] = await scenario.requests(id, server)
     if (!request) continue
     const response = await fetch(server.url + request.path, {
@@ -186,7 +205,8 @@ async function checkTarget(id: TargetId, server: ServerProcess): Promise<void> {
     })
     const answer = (await response.json()) as unknown
     const expected = request.method === 'POST' ? 201 : 200
-    if (response.status !== expected || (expected === 200 && (answer as unknown[]).length !== 20)) {
+    const page = request.method === 'GET'
+    if (response.status !== expected || (page && (answer as unknown[]).length !== 20)) {
       throw new Error(
         `${server.name}: ${request.method} ${request.path} answered ${response.status}`,
       )
@@ -231,6 +251,104 @@ async function durableInserts(
   }
 }
 
+/** tasklane from source (bench/src/ablation-server.ts) with `without` left out. */
+function startAblationServer(name: string, without: readonly string[]): Promise<ServerProcess> {
+  return startServer({
+    name,
+    command: process.execPath,
+    args: [
+      '--conditions=@tasklane/source',
+      '--import',
+      'tsx',
+      join(BENCH_DIR, 'src/ablation-server.ts'),
+      `--without=${without.join(',')}`,
+    ],
+    cwd: BENCH_DIR,
+    env: {
+      DATABASE_URL: join(work, `${name}.db`),
+      ...(args['log-level'] ? { LOG_LEVEL: args['log-level'] } : {}),
+    },
+    readyPath: '/health/ready',
+    logDir: work,
+  })
+}
+
+/** Connections of the ablation: the goals' concurrency. */
+const ABLATION_CONNECTIONS = 50
+
+/**
+ * Issue 22's ablation: the ceiling; tasklane whole and without each feature in turn (and
+ * without all of them), each on its own seeded SQLite file; the built server without
+ * and with tracing (to a local sink). The full page, the tail page and durable POST.
+ */
+async function ablation(): Promise<NonNullable<BenchResults['ablation']>> {
+  log('ablation: starting the servers')
+  const sink = await otlpSink()
+  cleanups.push(sink.close)
+  const seeded = async (server: ServerProcess, name: string) => {
+    seedSqlite(join(work, `${name}.db`), settings.tasks)
+    return server
+  }
+  const variants: AblationVariant[] = [
+    { id: 'ceiling', label: 'ceiling (bare Fastify)', server: await startCeiling() },
+    {
+      id: 'whole',
+      label: 'tasklane whole (from source)',
+      server: await seeded(await startAblationServer('ablation-whole', []), 'ablation-whole'),
+    },
+  ]
+  for (const feature of ABLATABLE_FEATURES) {
+    const name = `ablation-without-${feature}`
+    variants.push({
+      id: `without-${feature}`,
+      label: `  without ${feature}`,
+      server: await seeded(await startAblationServer(name, [feature]), name),
+      baseline: 'whole',
+    })
+  }
+  variants.push({
+    id: 'everything-off',
+    label: '  without all seven',
+    server: await seeded(
+      await startAblationServer('ablation-none', ABLATABLE_FEATURES),
+      'ablation-none',
+    ),
+    baseline: 'whole',
+  })
+  variants.push(
+    {
+      id: 'built',
+      label: 'tasklane built (dist/main.js)',
+      server: await seededSqliteServer('ablation-built', settings.tasks),
+    },
+    {
+      id: 'tracing',
+      label: '  with tracing (OTLP to a local sink)',
+      server: await seededSqliteServer('ablation-tracing', settings.tasks, {
+        OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
+      }),
+      baseline: 'built',
+    },
+  )
+  const measured = scenarios(settings.tasks).filter((s) =>
+    ['full', 'tail', 'create'].includes(s.id),
+  )
+  for (const variant of variants) {
+    await checkTarget(variant.id === 'ceiling' ? 'ceiling' : 'sqlite', variant.server, measured)
+  }
+  const result = await runAblation(variants, measured, {
+    connections: ABLATION_CONNECTIONS,
+    rounds: settings.rounds,
+    seconds: settings.seconds,
+    warmupSeconds,
+    log,
+  })
+  log(`ablation: the OTLP sink received ${sink.received()} exports`)
+  if (sink.received() === 0) note('ablation: the tracing server sent no spans to the sink.')
+  for (const variant of variants) await variant.server.stop()
+  return result
+}
+
 /** Commit latency of each backend on this machine, measured now. */
 async function measureCommitCost(postgresUrl: string | undefined): Promise<CommitCost> {
   const cost: CommitCost = { sqliteFsyncMs: fsyncLatency(work) }
@@ -248,6 +366,8 @@ async function main(): Promise<void> {
   )
   if (args.server) log(`server: ${serverMain} (not rebuilt)`)
   else buildServer()
+  const pinning = args['no-pin'] ? 'not pinned to cores (--no-pin)' : pinCores()
+  log(pinning)
 
   const partial: Omit<BenchResults, 'goals'> = {
     command: commandLine(),
@@ -255,6 +375,7 @@ async function main(): Promise<void> {
     machine,
     settings,
     notes,
+    pinning,
     load: [],
   }
 
@@ -266,6 +387,13 @@ async function main(): Promise<void> {
     ['ceiling', ceiling],
     ['sqlite', sqlite],
   ]
+  if (baselineMain) {
+    log(`baseline: ${baselineMain} (not rebuilt), beside this build`)
+    targets.push([
+      'baseline',
+      await seededSqliteServer('baseline', settings.tasks, {}, baselineMain),
+    ])
+  }
   let postgresUrl: string | undefined
   if (args.pg) {
     const postgres = await postgresServer(args.pg)
@@ -284,7 +412,15 @@ async function main(): Promise<void> {
   } else {
     note('PostgreSQL not measured: pass --pg postgres://user:password@127.0.0.1/db to include it.')
   }
-  for (const [id, server] of targets) await checkTarget(id, server)
+  const patching = sweepScenarios.some((s) => ['patch', 'mixed-full', 'mixed-tail'].includes(s.id))
+  for (const [id, server] of targets) {
+    if (patching && !(await probePatch(server))) {
+      note(
+        `${server.name}: PATCH /tasks/1 answered 404 or 405 (a build without PATCH): its PATCH scenarios are skipped.`,
+      )
+    }
+    await checkTarget(id, server)
+  }
   const before = await measureCommitCost(postgresUrl)
   partial.load = await runSweep(targets, sweepScenarios, {
     connections: settings.connections,
@@ -305,10 +441,16 @@ async function main(): Promise<void> {
           ]),
         }),
   }
-  partial.batchedLimits = batchedLimits(
-    partial.load.find((s) => s.id === 'create'),
-    partial.commitCost,
+  partial.batchedLimits = ['create', 'patch'].flatMap((id) =>
+    batchedLimits(
+      partial.load.find((s) => s.id === id),
+      partial.commitCost as CommitCost,
+    ),
   )
+  if (args.ablation) {
+    for (const [, server] of targets) await server.stop()
+    partial.ablation = await ablation()
+  }
   if (args['sweep-only']) {
     for (const [, server] of targets) await server.stop()
     return finish(partial)
@@ -391,8 +533,9 @@ function finish(partial: Omit<BenchResults, 'goals'>): void {
   writeFileSync(join(outDir, 'chart.svg'), renderChart(results))
 
   const other = otherFigures(results)
+  const ablated = ablationTable(results)
   console.log(
-    `\n${loadTable(results)}\n\n${batchedTable(results)}\n\n${other.includes('\n') ? `${other}\n\n` : ''}${goalsTable(results)}\n`,
+    `\n${loadTable(results)}\n\n${batchedTable(results)}\n\n${ablated ? `${ablated}\n\n` : ''}${other.includes('\n') ? `${other}\n\n` : ''}${goalsTable(results)}\n`,
   )
   for (const line of notes) console.log(`note: ${line}`)
   console.log(`\nwrote ${relative(process.cwd(), join(outDir, 'latest.json'))} and chart.svg`)

@@ -2,7 +2,7 @@
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { scenarios } from './sweep.js'
+import { DEFAULT_SCENARIOS, scenarios } from './sweep.js'
 
 export const BENCH_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 export const ROOT = resolve(BENCH_DIR, '..')
@@ -17,9 +17,18 @@ export const USAGE = `Usage: pnpm bench [-- options]
   --rounds <n>            interleaved rounds of the sweep (default 3, quick 2)
   --seconds <n>           seconds per load run (default 3, quick 2)
   --connections <list>    the sweep's autocannon connections (default 1,10,50,100)
-  --scenarios <list>      the sweep's scenarios, of full,tail,create (default all three)
+  --scenarios <list>      the sweep's scenarios, of full,tail,create,patch,mixed-full,
+                          mixed-tail (default full,tail,create,patch; mixed-*: the page
+                          with 1 % of requests a durable PATCH)
   --sweep-only            only the sweep (and commit latency): no latency, streaming,
                           SDK, insert or fan-out figures
+  --ablation              also the ablation table: tasklane with each per-request feature
+                          left out in turn (and with tracing on), against tasklane whole
+                          and the ceiling, at 50 connections (the full page, the tail page,
+                          durable POST)
+  --no-pin                do not pin the servers and the load generator to cores
+  --baseline <main.js>    another build (e.g. the previous release) beside this one in the
+                          same sweep, interleaved, on its own seeded SQLite file
   --server <main.js>      a server build other than apps/server/dist (to compare builds);
                           not rebuilt
   --tasks <n>             tasks in the loaded table (default 100000)
@@ -38,7 +47,10 @@ export const { values: args } = parseArgs({
     connections: { type: 'string' },
     scenarios: { type: 'string' },
     'sweep-only': { type: 'boolean', default: false },
+    ablation: { type: 'boolean', default: false },
+    'no-pin': { type: 'boolean', default: false },
     server: { type: 'string' },
+    baseline: { type: 'string' },
     tasks: { type: 'string' },
     large: { type: 'string' },
     'log-level': { type: 'string' },
@@ -80,11 +92,15 @@ export const settings = {
   connections: connectionList(args.connections),
   tasks: positive('tasks', args.tasks, 100_000),
 }
-export const sweepScenarios = scenarios(settings.tasks).filter(
-  (scenario) => args.scenarios === undefined || args.scenarios.split(',').includes(scenario.id),
+export const sweepScenarios = scenarios(settings.tasks).filter((scenario) =>
+  (args.scenarios?.split(',') ?? DEFAULT_SCENARIOS).includes(scenario.id),
 )
 if (sweepScenarios.length === 0) {
-  console.error(`--scenarios names none of full, tail, create.\n\n${USAGE}`)
+  console.error(
+    `--scenarios names none of ${scenarios(0)
+      .map((s) => s.id)
+      .join(', ')}.\n\n${USAGE}`,
+  )
   process.exit(2)
 }
 /** Connections of the durable-insert figures (issue 6's bench measured at 10). */
@@ -93,6 +109,10 @@ export const INSERT_CONNECTIONS = 10
 export const serverMain = args.server
   ? resolve(process.env.INIT_CWD ?? process.cwd(), args.server)
   : join(SERVER_DIR, 'dist/main.js')
+/** Another build loaded beside this one in the sweep (`--baseline`), resolved like --server. */
+export const baselineMain = args.baseline
+  ? resolve(process.env.INIT_CWD ?? process.cwd(), args.baseline)
+  : undefined
 export const largeTasks = positive('large', args.large, 1_000_000)
 export const smallTasks = 1_000
 export const latencyIterations = quick ? 600 : 2_000

@@ -1,4 +1,6 @@
+import { spawnSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { type ServerProcess as Launched, launch } from '@tasklane/testing/launch'
 
@@ -7,6 +9,25 @@ export { killAll } from '@tasklane/testing/launch'
 /** A server the benchmark runs, by name. */
 export interface ServerProcess extends Launched {
   readonly name: string
+}
+
+/** The core every server started from now on is pinned to (`taskset -c`), if any. */
+let serverCore: number | undefined
+
+/**
+ * Where the machine has two cores or more and `taskset` exists: this process (the load
+ * generator, every thread of it) on core 0, and every server started afterwards on core
+ * 1, so that neither takes the other's core and a run's figures move less. What was done,
+ * or why not, in a sentence. PostgreSQL, not started here, is not pinned.
+ */
+export function pinCores(): string {
+  if (availableParallelism() < 2) return 'not pinned to cores: fewer than 2 cores'
+  const self = spawnSync('taskset', ['-acp', '0', String(process.pid)], { encoding: 'utf8' })
+  if (self.error || self.status !== 0) {
+    return `not pinned to cores: taskset ${self.error ? 'not found' : `failed (${self.stderr.trim()})`}`
+  }
+  serverCore = 1
+  return 'pinned: the load generator (this process) to core 0, each server to core 1 (taskset)'
 }
 
 /**
@@ -23,9 +44,13 @@ export async function startServer(options: {
   readyPath: string
   logDir: string
 }): Promise<ServerProcess> {
-  const { name, logDir, ...rest } = options
+  const { name, logDir, command, args, ...rest } = options
   const server = await launch({
     ...rest,
+    // taskset execs the command: the child's pid is the server's.
+    ...(serverCore === undefined
+      ? { command, args }
+      : { command: 'taskset', args: ['-c', String(serverCore), command, ...args] }),
     logFile: join(logDir, `${name.replace(/\W+/g, '-')}.log`),
     timeoutMs: 30_000,
   })

@@ -15,7 +15,8 @@ import { createScratchDatabase, seedPostgres, seedSqlite } from './seed.js'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const USAGE = `Usage: pnpm --filter @tasklane/bench profile [-- options]
-  --route <tail|full|create>  what to load (default tail: GET /tasks?limit=20&after=<newest − 20>)
+  --route <tail|full|create|patch>  what to load (default tail: GET /tasks?limit=20&after=<newest − 20>;
+                              patch: PATCH /tasks/<random seeded id>, a new name each time)
   --pg <url>                  profile on PostgreSQL (a scratch database next to the URL's)
   --seconds <n>               load duration (default 5)
   --connections <n>           autocannon connections (default 50)
@@ -38,7 +39,7 @@ const { values: args } = parseArgs({
   },
   strict: true,
 })
-if (args.help || !['tail', 'full', 'create'].includes(args.route)) {
+if (args.help || !['tail', 'full', 'create', 'patch'].includes(args.route)) {
   console.log(USAGE)
   process.exit(args.help ? 0 : 2)
 }
@@ -47,6 +48,15 @@ const requests: Record<string, LoadRequest> = {
   tail: { method: 'GET', path: `/tasks?limit=20&after=${tasks - 20}` },
   full: { method: 'GET', path: '/tasks?limit=20' },
   create: { method: 'POST', path: '/task', body: JSON.stringify({ name: 'Profiled', tag: 'p' }) },
+  patch: {
+    method: 'PATCH',
+    path: '/tasks/1',
+    body: JSON.stringify({ name: 'Profiled' }),
+    vary: () => ({
+      path: `/tasks/${1 + Math.floor(Math.random() * tasks)}`,
+      body: JSON.stringify({ name: `Profiled ${Math.random()}` }),
+    }),
+  },
 }
 const request = requests[args.route] as LoadRequest
 

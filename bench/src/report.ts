@@ -1,4 +1,5 @@
 import type { BenchResults, TargetId } from './results.js'
+import { tooNoisy } from './stats.js'
 
 /** Left-aligned first column, right-aligned others, padded to the widest cell. */
 export function formatTable(rows: readonly (readonly string[])[]): string {
@@ -24,11 +25,16 @@ export function formatTable(rows: readonly (readonly string[])[]): string {
 const fixed = (value: number | undefined, digits: number) =>
   value === undefined || !Number.isFinite(value) ? '–' : value.toFixed(digits)
 
+/** A spread (max ÷ min − 1 of the rounds) as a percentage. */
+const spreadOf = (value: number | undefined) =>
+  value === undefined || !Number.isFinite(value) ? '–' : `${(value * 100).toFixed(0)} %`
+
 const LABELS: Record<TargetId, string> = {
   ceiling: 'ceiling',
   sqlite: 'tasklane SQLite',
   postgres: 'tasklane PostgreSQL',
   pgbouncer: 'tasklane PostgreSQL via PgBouncer',
+  baseline: 'baseline build, SQLite',
 }
 
 /** The sweep: one row per scenario, concurrency and server, ratios to the ceiling's there. */
@@ -39,30 +45,49 @@ export function loadTable(results: BenchResults): string {
       'conn',
       'server',
       'req/s',
+      'spread',
       'p50 ms',
       'p99 ms',
       '× req/s',
       '× p50',
       '× p99',
       'failed',
+      'vs ceiling',
     ],
   ]
   for (const scenario of results.load) {
     for (const point of scenario.points) {
-      for (const target of ['ceiling', 'sqlite', 'postgres', 'pgbouncer'] as const) {
+      const ceiling = point.targets.ceiling
+      for (const target of ['ceiling', 'baseline', 'sqlite', 'postgres', 'pgbouncer'] as const) {
         const figures = point.targets[target]
         if (!figures) continue
+        const judged =
+          target === 'ceiling' ||
+          !ceiling ||
+          figures.spread === undefined ||
+          ceiling.spread === undefined
+            ? ''
+            : tooNoisy(
+                  { rps: figures.rps, spread: figures.spread },
+                  { rps: ceiling.rps, spread: ceiling.spread },
+                )
+              ? 'too noisy to judge'
+              : figures.rps > ceiling.rps
+                ? 'above'
+                : 'below'
         rows.push([
           scenario.label,
           String(point.connections),
           LABELS[target],
           fixed(figures.rps, 0),
+          spreadOf(figures.spread),
           fixed(figures.p50, 2),
           fixed(figures.p99, 2),
           fixed(figures.ratio?.rps, 2),
           fixed(figures.ratio?.p50, 2),
           fixed(figures.ratio?.p99, 2),
           String(figures.failed),
+          judged,
         ])
       }
     }
@@ -79,9 +104,9 @@ export function batchedTable(results: BenchResults): string {
     cost.push(`PostgreSQL: single-row committed insert ${fixed(commitCost.postgresCommitMs, 3)} ms`)
   }
   const rows: string[][] = [
-    ['durable POST /task', 'conn', 'perfectly batched req/s', 'measured req/s', '× limit'],
+    ['durable write', 'conn', 'perfectly batched req/s', 'measured req/s', '× limit'],
     ...batchedLimits.map((limit) => [
-      LABELS[limit.target],
+      `${(limit.scenario ?? 'create') === 'create' ? 'POST /task' : 'PATCH /tasks/{id}'}, ${LABELS[limit.target]}`,
       String(limit.connections),
       fixed(limit.limit, 0),
       fixed(limit.measured, 0),
@@ -89,6 +114,33 @@ export function batchedTable(results: BenchResults): string {
     ]),
   ]
   return `commit latency (median, this run): ${cost.join('; ')}\nperfectly batched: connections ÷ commit latency, at most the ceiling's POST\n${formatTable(rows)}`
+}
+
+/**
+ * The ablation (issue 22): each variant's median and spread, its ratio to the ceiling, and
+ * against its baseline (tasklane whole; for tracing, the built server without it) the
+ * difference in req/s and in µs a request, or "too noisy to judge".
+ */
+export function ablationTable(results: BenchResults): string {
+  const ablation = results.ablation
+  if (!ablation) return ''
+  const rows: string[][] = [
+    ['scenario', 'server', 'req/s', 'spread', '× ceiling', 'Δ req/s', 'µs/request', 'judged'],
+  ]
+  for (const row of ablation.rows) {
+    const delta = row.delta
+    rows.push([
+      row.scenario,
+      row.label,
+      fixed(row.rps, 0),
+      spreadOf(row.spread),
+      fixed(row.ratio, 2),
+      delta === undefined ? '' : `${delta >= 0 ? '+' : ''}${(delta * 100).toFixed(1)} %`,
+      row.microsPerRequest === undefined ? '' : fixed(row.microsPerRequest, 1),
+      row.tooNoisy === undefined ? '' : row.tooNoisy ? 'too noisy to judge' : 'measurable',
+    ])
+  }
+  return `ablation at ${ablation.connections} connections, ${ablation.rounds} rounds × ${ablation.seconds} s (Δ and µs/request: against tasklane whole; tracing against the built server)\n${formatTable(rows)}`
 }
 
 /** The goals table (issue 12's, then issues 6 and 13's). */

@@ -16,15 +16,17 @@ export interface TargetFigures {
   p99: number
   failed: number
   rounds: { rps: number; p50: number; p99: number }[]
+  /** The rounds' req/s, max ÷ min − 1: how far to trust the median (absent in older runs). */
+  spread?: number
   /** Each median divided by the ceiling's from the same run (absent for the ceiling). */
   ratio?: { rps: number; p50: number; p99: number }
 }
 
 /** The servers loaded side by side. */
-export type TargetId = 'ceiling' | 'sqlite' | 'postgres' | 'pgbouncer'
+export type TargetId = 'ceiling' | 'sqlite' | 'postgres' | 'pgbouncer' | 'baseline'
 
 /** The scenarios of the sweep: the figures of issue 12's goal table. */
-export type ScenarioId = 'full' | 'tail' | 'create'
+export type ScenarioId = 'full' | 'tail' | 'create' | 'patch' | 'mixed-full' | 'mixed-tail'
 
 /** One scenario at one concurrency: every server's figures. */
 export interface SweepPoint {
@@ -53,6 +55,8 @@ export interface CommitCost {
  * the ceiling's POST at that concurrency; and tasklane's durable POST as a share of it.
  */
 export interface BatchedLimit {
+  /** The durable write measured (absent in runs before PATCH was: the create). */
+  scenario?: ScenarioId
   target: TargetId
   connections: number
   limit: number
@@ -66,6 +70,37 @@ export interface LatencyPair {
   largeMs: number
   /** largeMs / smallMs */
   ratio: number
+}
+
+/** One server of the ablation under one scenario (issue 22). */
+export interface AblationRow {
+  scenario: ScenarioId
+  /** `ceiling`, `whole`, `without-<feature>`, `everything-off`, `built`, `tracing`. */
+  variant: string
+  label: string
+  /** Median req/s over the rounds, and each round's. */
+  rps: number
+  rounds: number[]
+  /** max ÷ min − 1 of the rounds. */
+  spread: number
+  failed: number
+  /** rps ÷ the ceiling's. */
+  ratio: number
+  /** The variant compared with: tasklane whole, or for tracing the built server without it. */
+  baseline?: string
+  /** rps ÷ the baseline's − 1: +0.05, 5 % more requests a second without the feature. */
+  delta?: number
+  /** 1/baseline − 1/rps in µs: what the feature costs a request (the server being the bottleneck). */
+  microsPerRequest?: number
+  /** Either figure's rounds spread further apart than the two medians are. */
+  tooNoisy?: boolean
+}
+
+export interface AblationResult {
+  connections: number
+  rounds: number
+  seconds: number
+  rows: AblationRow[]
 }
 
 export type GoalStatus = 'reached' | 'not reached' | 'pending'
@@ -122,6 +157,10 @@ export interface BenchResults {
     sqliteHundredPerCommit: number
   }
   sdk?: { rawMs: number; clientMs: number; overhead: number; iterations: number }
+  /** Each per-request feature's price (issue 22, --ablation). */
+  ablation?: AblationResult
+  /** How the processes were placed on cores (taskset), or why not. */
+  pinning?: string
   /** The change feed: 1,000 subscribers on one SQLite server (issue 13). */
   fanOut?: FanOutResult
   goals: Goal[]

@@ -32,3 +32,26 @@ export function round(value: number, digits = 2): number {
   const factor = 10 ** digits
   return Math.round(value * factor) / factor
 }
+
+/**
+ * How far apart the rounds were: max ÷ min − 1 (0.1: the best round 10 % above the
+ * worst); NaN for fewer than two rounds.
+ */
+export function spread(values: readonly number[]): number {
+  // One round says nothing of how far the next would land.
+  if (values.length < 2) return Number.NaN
+  const least = Math.min(...values)
+  return least > 0 ? Math.max(...values) / least - 1 : Number.NaN
+}
+
+/**
+ * Whether a comparison of two medians can be judged: not when either figure's rounds
+ * spread further apart than the two medians are (`|a ÷ b − 1|`), or a spread is unknown.
+ */
+export function tooNoisy(
+  a: { rps: number; spread: number },
+  b: { rps: number; spread: number },
+): boolean {
+  const gap = Math.abs(ratio(a.rps, b.rps) - 1)
+  return !(gap >= Math.max(a.spread, b.spread))
+}

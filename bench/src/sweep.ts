@@ -1,7 +1,7 @@
 import { type LoadRequest, type LoadResult, load } from './load.js'
 import type { ServerProcess } from './processes.js'
 import type { ScenarioId, ScenarioResult, SweepPoint, TargetFigures, TargetId } from './results.js'
-import { median, ratio } from './stats.js'
+import { median, ratio, spread } from './stats.js'
 
 /** One figure of the sweep: what each connection sends to a server, asked just before each load. */
 export interface Scenario {
@@ -11,6 +11,58 @@ export interface Scenario {
 }
 
 export const POST_BODY = JSON.stringify({ name: 'Benchmark task', tag: 'bench' })
+
+/** Servers found without PATCH /tasks/{id} (an older build): the PATCH scenarios skip them. */
+const withoutPatch = new Set<string>()
+
+/**
+ * Whether `server` takes PATCH /tasks/{id}: an older build answers 404 or 405, and its
+ * PATCH scenarios are skipped (the caller notes it) rather than counted as failures.
+ */
+export async function probePatch(server: ServerProcess): Promise<boolean> {
+  const response = await fetch(`${server.url}/tasks/1`, {
+    method: 'PATCH',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Benchmark probe' }),
+  })
+  await response.arrayBuffer()
+  const patchable = response.status !== 404 && response.status !== 405
+  if (!patchable) withoutPatch.add(server.name)
+  return patchable
+}
+
+let renamed = 0
+
+/**
+ * A PATCH of a random seeded task (ids 1 to `tasks`) with a name no task had before: each
+ * one changes something, so each is a durable write.
+ */
+function patchOf(tasks: number): { path: string; body: string } {
+  const id = 1 + Math.floor(Math.random() * tasks)
+  renamed++
+  return { path: `/tasks/${id}`, body: JSON.stringify({ name: `Renamed ${renamed}` }) }
+}
+
+/** One request in 100 is a PATCH of a random seeded task, the others GET `path`. */
+function mixed(path: string, tasks: number): LoadRequest[] {
+  const get = { method: 'GET' as const, path, body: undefined, headers: {} }
+  return [
+    {
+      method: 'GET',
+      path,
+      vary: () =>
+        Math.random() < 0.01
+          ? { method: 'PATCH', ...patchOf(tasks), headers: { 'content-type': 'application/json' } }
+          : get,
+    },
+  ]
+}
+
+/** The tail page's cursor on `server`: the ceiling's pretends `tasks` are seeded. */
+async function tailPath(target: TargetId, server: ServerProcess, tasks: number): Promise<string> {
+  const newest = target === 'ceiling' ? tasks : await newestId(server)
+  return `/tasks?limit=20&after=${newest - 20}`
+}
 
 /** The id of the newest task a server lists (the ceiling answers its constant page). */
 async function newestId(server: ServerProcess): Promise<number> {
@@ -37,17 +89,39 @@ export const scenarios = (tasks: number): readonly Scenario[] => [
   {
     id: 'tail',
     label: 'GET /tasks?limit=20&after=<newest − 20> (tail page)',
-    requests: async (target, server) => {
-      const newest = target === 'ceiling' ? tasks : await newestId(server)
-      return [{ method: 'GET', path: `/tasks?limit=20&after=${newest - 20}` }]
-    },
+    requests: async (target, server) => [
+      { method: 'GET', path: await tailPath(target, server, tasks) },
+    ],
   },
   {
     id: 'create',
     label: 'POST /task (durable)',
     requests: async () => [{ method: 'POST', path: '/task', body: POST_BODY }],
   },
+  {
+    id: 'patch',
+    label: 'PATCH /tasks/<random seeded id> (durable rename)',
+    requests: async (_target, server) =>
+      withoutPatch.has(server.name)
+        ? []
+        : [{ method: 'PATCH', ...patchOf(tasks), vary: () => patchOf(tasks) }],
+  },
+  {
+    id: 'mixed-full',
+    label: 'full page, 1 % of requests a durable PATCH',
+    requests: async (_target, server) =>
+      withoutPatch.has(server.name) ? [] : mixed('/tasks?limit=20', tasks),
+  },
+  {
+    id: 'mixed-tail',
+    label: 'tail page, 1 % of requests a durable PATCH',
+    requests: async (target, server) =>
+      withoutPatch.has(server.name) ? [] : mixed(await tailPath(target, server, tasks), tasks),
+  },
 ]
+
+/** The scenarios a run measures unless --scenarios names others. */
+export const DEFAULT_SCENARIOS: readonly ScenarioId[] = ['full', 'tail', 'create', 'patch']
 
 export interface SweepOptions {
   readonly connections: readonly number[]
@@ -60,6 +134,7 @@ export interface SweepOptions {
 
 function figuresOf(rounds: readonly LoadResult[]): TargetFigures {
   return {
+    spread: spread(rounds.map((r) => r.rps)),
     rps: median(rounds.map((r) => r.rps)),
     p50: median(rounds.map((r) => r.p50)),
     p99: median(rounds.map((r) => r.p99)),
@@ -86,6 +161,8 @@ export async function runSweep(
       for (const connections of options.connections) {
         for (const [id, server] of order) {
           const requests = await scenario.requests(id, server)
+          // A scenario this server cannot take (PATCH on an older build): no figure.
+          if (requests.length === 0) continue
           if (round === 0 && connections === options.connections[0]) {
             await load(server.url, requests, { connections, seconds: options.warmupSeconds })
           }
@@ -93,7 +170,7 @@ export async function runSweep(
           const key = `${scenario.id}/${connections}/${id}`
           runs.set(key, [...(runs.get(key) ?? []), result])
           options.log(
-            `round ${round + 1}/${options.rounds} ${scenario.id.padEnd(6)} ${String(connections).padStart(3)} conn ${id.padEnd(8)} ${Math.round(result.rps).toString().padStart(6)} req/s  p50 ${result.p50.toFixed(2)} ms  p99 ${result.p99.toFixed(2)} ms${result.failed ? `  failed ${result.failed}` : ''}`,
+            `round ${round + 1}/${options.rounds} ${scenario.id.padEnd(10)} ${String(connections).padStart(3)} conn ${id.padEnd(8)} ${Math.round(result.rps).toString().padStart(6)} req/s  p50 ${result.p50.toFixed(2)} ms  p99 ${result.p99.toFixed(2)} ms${result.failed ? `  failed ${result.failed}` : ''}`,
           )
         }
       }
@@ -105,7 +182,8 @@ export async function runSweep(
     points: options.connections.map((connections): SweepPoint => {
       const figures: SweepPoint['targets'] = {}
       for (const [id] of targets) {
-        figures[id] = figuresOf(runs.get(`${scenario.id}/${connections}/${id}`) ?? [])
+        const rounds = runs.get(`${scenario.id}/${connections}/${id}`)
+        if (rounds) figures[id] = figuresOf(rounds)
       }
       const ceiling = figures.ceiling
       for (const [id] of targets) {

@@ -67,6 +67,16 @@ export function fixture(): Omit<BenchResults, 'goals'> {
           },
         ],
       },
+      {
+        id: 'patch',
+        label: 'PATCH /tasks/<random seeded id> (durable rename)',
+        points: [
+          {
+            connections: 50,
+            targets: { ceiling: figures(12_000, 2, 8), sqlite: figures(6_000, 6, 10, [12_000, 8]) },
+          },
+        ],
+      },
     ],
     commitCost: { sqliteFsyncMs: 2 },
     latency: {

@@ -3,7 +3,7 @@ import { evaluateGoals } from '../src/goals.js'
 import { fixture } from './fixture.js'
 
 describe('evaluateGoals', () => {
-  it('judges issue 12’s goals at their concurrencies, then those of issues 6 and 13', () => {
+  it('judges issue 12’s and 22’s goals at their concurrencies, then those of issues 6 and 13', () => {
     const goals = evaluateGoals(fixture())
     expect(goals.map((goal) => [goal.goal, goal.value, goal.status])).toEqual([
       // full page at 50: 11,000 ÷ 12,000; p99 9 ÷ 8
@@ -17,6 +17,9 @@ describe('evaluateGoals', () => {
       ['≤ 2', '1.50', 'reached'],
       ['≥ 0.45', '0.20', 'not reached'],
       ['≤ 2', '5.00', 'not reached'],
+      // durable PATCH at 50: 6,000 ÷ 12,000; p99 10 ÷ 8
+      ['≥ 0.55', '0.50', 'not reached'],
+      ['≤ 2', '1.25', 'reached'],
       ['≤ 1.2', '1.10', 'reached'],
       ['≤ 1.2', '1.50', 'not reached'],
       ['≤ 64 MB', '40.0 MB', 'reached'],
@@ -51,6 +54,8 @@ describe('evaluateGoals', () => {
       ['≤ 3', 'reached'],
       ['≥ 0.25', 'not reached'],
       ['≤ 3', 'not reached'],
+      ['≥ 0.45', 'reached'],
+      ['≤ 3', 'reached'],
     ])
   })
 })

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { escapeXml, renderChart } from '../src/chart.js'
 import { batchedLimits } from '../src/commit-cost.js'
 import { evaluateGoals } from '../src/goals.js'
-import { batchedTable, formatTable, goalsTable, loadTable } from '../src/report.js'
+import { ablationTable, batchedTable, formatTable, goalsTable, loadTable } from '../src/report.js'
 import { fixture } from './fixture.js'
 
 const results = () => {
@@ -29,9 +29,11 @@ describe('the printed tables', () => {
   it('show each tasklane figure at each concurrency with its ratio to the ceiling', () => {
     const table = loadTable(results())
     expect(table).toMatch(
-      /GET \/tasks\?limit=20 \(full page\)\s+10\s+tasklane SQLite\s+8500\s+0\.60\s+2\.50\s+0\.85/,
+      /GET \/tasks\?limit=20 \(full page\)\s+10\s+tasklane SQLite\s+8500\s+–\s+0\.60\s+2\.50\s+0\.85/,
     )
-    expect(table).toMatch(/\(tail page\)\s+50\s+tasklane SQLite\s+6000\s+4\.00\s+20\.00\s+0\.50/)
+    expect(table).toMatch(
+      /\(tail page\)\s+50\s+tasklane SQLite\s+6000\s+–\s+4\.00\s+20\.00\s+0\.50/,
+    )
   })
 
   it('mark each goal reached or not reached', () => {
@@ -48,6 +50,46 @@ describe('the printed tables', () => {
   })
 })
 
+describe('the ablation table', () => {
+  it('gives each feature its difference from tasklane whole, or says it is within the noise', () => {
+    const row = (variant: string, rps: number, spread: number, delta?: number) => ({
+      scenario: 'full' as const,
+      variant,
+      label: variant,
+      rps,
+      rounds: [rps],
+      spread,
+      failed: 0,
+      ratio: rps / 10_000,
+      ...(delta === undefined
+        ? {}
+        : {
+            baseline: 'whole',
+            delta,
+            microsPerRequest: 1e6 / 5_000 - 1e6 / rps,
+            tooNoisy: delta < spread,
+          }),
+    })
+    const table = ablationTable({
+      ...results(),
+      ablation: {
+        connections: 50,
+        rounds: 3,
+        seconds: 3,
+        rows: [
+          row('whole', 5_000, 0.02),
+          row('without-metrics', 6_000, 0.03, 0.2),
+          row('without-overload', 5_050, 0.04, 0.01),
+        ],
+      },
+    })
+    expect(table).toMatch(/without-metrics\s+6000\s+3 %\s+0\.60\s+\+20\.0 %\s+33\.3\s+measurable/)
+    expect(table).toMatch(
+      /without-overload\s+5050\s+4 %\s+0\.51\s+\+1\.0 %\s+2\.0\s+too noisy to judge/,
+    )
+  })
+})
+
 describe('renderChart', () => {
   it('is one SVG document that names the command and the machine', () => {
     const svg = renderChart(results())
@@ -60,8 +102,8 @@ describe('renderChart', () => {
 
   it('draws a line per server and scenario, and the batched limit dashed', () => {
     const svg = renderChart(results())
-    // 3 scenarios × (ceiling, SQLite), and SQLite's batched limit on the durable POST.
-    expect(svg.match(/<polyline [^>]*stroke-width="2"\/>/g)).toHaveLength(6)
+    // 4 scenarios × (ceiling, SQLite), and SQLite's batched limit on the durable POST.
+    expect(svg.match(/<polyline [^>]*stroke-width="2"\/>/g)).toHaveLength(8)
     expect(svg.match(/<polyline [^>]*stroke-dasharray/g)).toHaveLength(1)
   })
 

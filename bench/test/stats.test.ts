@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { median, percentile, ratio, sorted } from '../src/stats.js'
+import { median, percentile, ratio, sorted, spread, tooNoisy } from '../src/stats.js'
 
 describe('median', () => {
   it('takes the middle value of an odd count', () => {
@@ -37,5 +37,18 @@ describe('ratio', () => {
   it('is NaN when the reference is missing or zero', () => {
     expect(ratio(8, 0)).toBeNaN()
     expect(ratio(Number.NaN, 10)).toBeNaN()
+  })
+})
+
+describe('spread and tooNoisy', () => {
+  it('spread is max ÷ min − 1 of the rounds, NaN for fewer than two', () => {
+    expect(spread([100, 110, 105])).toBeCloseTo(0.1)
+    expect(spread([100])).toBeNaN()
+    expect(spread([])).toBeNaN()
+  })
+  it('a gap wider than both spreads can be judged; a narrower one, or an unknown spread, cannot', () => {
+    expect(tooNoisy({ rps: 120, spread: 0.05 }, { rps: 100, spread: 0.1 })).toBe(false)
+    expect(tooNoisy({ rps: 105, spread: 0.05 }, { rps: 100, spread: 0.1 })).toBe(true)
+    expect(tooNoisy({ rps: 200, spread: Number.NaN }, { rps: 100, spread: 0 })).toBe(true)
   })
 })

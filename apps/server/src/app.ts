@@ -12,7 +12,7 @@ import framing from './plugins/framing.js'
 import health from './plugins/health.js'
 import hostHeader from './plugins/host-header.js'
 import jsonBody from './plugins/json-body.js'
-import metrics from './plugins/metrics.js'
+import metrics, { type ServerMetrics } from './plugins/metrics.js'
 import overload from './plugins/overload.js'
 import pipelining from './plugins/pipelining.js'
 import rateLimit from './plugins/rate-limit.js'
@@ -49,6 +49,31 @@ function trustProxyOption(
   return (_address, hop) => hop < hops
 }
 
+/**
+ * The per-request features `buildApp` can leave out, each a plugin whose hooks run on
+ * every request: the X-Request-Id header (and its UUID: Fastify's counter then names
+ * requests), the Prometheus metrics (`/metrics` gone; the writer's and the feed's reports
+ * go nowhere), the request log line, the security headers, the Host check, the overload
+ * guard, and strict parameters (Fastify's own type coercion then converts query, path and
+ * header integers, as in a bare Fastify app).
+ */
+export const ABLATABLE_FEATURES = [
+  'requestId',
+  'metrics',
+  'requestLog',
+  'securityHeaders',
+  'hostHeader',
+  'overload',
+  'strictParams',
+] as const
+export type AblatableFeature = (typeof ABLATABLE_FEATURES)[number]
+
+/** What the server reports to metrics when there are none: nothing, at no cost. */
+const NO_METRICS: ServerMetrics = {
+  writer: { onCommit: () => {}, onQueueDepth: () => {} },
+  feed: { onSubscribers: () => {} },
+}
+
 /** What buildApp needs: open storage, and any settings that differ from their defaults. */
 export interface AppOptions {
   readonly storage: Storage
@@ -62,6 +87,12 @@ export interface AppOptions {
   readonly keepAliveMs?: number
   /** Where the built web page is (index.html and assets/); default: beside the server's build. */
   readonly webRoot?: string
+  /**
+   * Features left out, for measuring what each costs; the bench's ablation uses it
+   * (bench/src/ablation-server.ts). Never set by the server itself: a server without them
+   * lacks protections and observability its documentation promises.
+   */
+  readonly without?: readonly AblatableFeature[]
 }
 
 /** Builds the whole application from its plugins; it never listens (main.ts does, tests may inject). */
@@ -73,15 +104,17 @@ export async function buildApp({
   headersTimeoutMs = 10_000,
   keepAliveMs,
   webRoot = defaultWebRoot(),
+  without = [],
 }: AppOptions): Promise<FastifyInstance> {
   // Defaults come from the settings schema, whoever builds the app.
   const settings = { ...defaultSettings(), ...given }
+  const has = (feature: AblatableFeature) => !without.includes(feature)
   const app = Fastify({
     // Credentials never reach a log line, whoever configures the logger.
     logger: typeof logger === 'object' ? { ...logger, redact: [...REDACTED_PATHS] } : logger,
     // The request id is the caller's X-Request-Id when it is usable; it is the `reqId` of
     // every log line of the request.
-    genReqId: requestId,
+    ...(has('requestId') ? { genReqId: requestId } : {}),
     requestIdHeader: false,
     // One log line a request, written by plugins/request-log.ts.
     logController: new LogController({ disableRequestLogging: true }),
@@ -139,7 +172,7 @@ export async function buildApp({
     ajv: {
       customOptions: {
         // Never coerce or strip: `{"name": 123}` and `{"name":"a","id":5}` are 400s.
-        coerceTypes: false,
+        coerceTypes: has('strictParams') ? false : 'array',
         removeAdditional: false,
         useDefaults: false,
         allErrors: false,
@@ -162,27 +195,34 @@ export async function buildApp({
   // request id and CORS, so that every response carries their headers; then the checks
   // every request passes, cheapest first; then what the routes need.
   await app.register(pipelining)
-  await app.register(requestIdPlugin)
+  if (has('requestId')) await app.register(requestIdPlugin)
   await app.register(cors, { origins: settings.corsOrigins })
-  await app.register(securityHeaders)
-  await app.register(hostHeader, { allowed: allowedHostsFor(settings.allowedHosts, settings.host) })
+  if (has('securityHeaders')) await app.register(securityHeaders)
+  if (has('hostHeader')) {
+    await app.register(hostHeader, {
+      allowed: allowedHostsFor(settings.allowedHosts, settings.host),
+    })
+  }
   await app.register(framing)
   await app.register(draining)
-  await app.register(requestLog)
+  if (has('requestLog')) await app.register(requestLog)
   await app.register(errors)
-  await app.register(overload, { maxEventLoopDelayMs: settings.maxEventLoopDelayMs })
+  if (has('overload')) {
+    await app.register(overload, { maxEventLoopDelayMs: settings.maxEventLoopDelayMs })
+  }
   await app.register(rateLimit, {
     perMinute: settings.rateLimit,
     redisUrl: settings.rateLimitRedisUrl,
   })
   await app.register(auth, { token: settings.apiToken })
   await app.register(streamsPerClient, { maxPerClient: settings.maxStreamsPerClient })
-  await app.register(strictParams)
+  if (has('strictParams')) await app.register(strictParams)
   await app.register(jsonBody)
   const features = { apiToken: settings.apiToken !== undefined, rateLimit: settings.rateLimit > 0 }
   await app.register(docs, features)
   await app.register(health, { storage, timeoutMs: settings.readyTimeoutMs })
-  await app.register(metrics)
+  if (has('metrics')) await app.register(metrics)
+  else app.decorate('metrics', NO_METRICS)
   await app.register(taskRoutes, {
     storage,
     groupCommit: settings.groupCommit,

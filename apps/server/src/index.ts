@@ -1,4 +1,10 @@
-export { type AppOptions, BODY_LIMIT, buildApp } from './app.js'
+export {
+  ABLATABLE_FEATURES,
+  type AblatableFeature,
+  type AppOptions,
+  BODY_LIMIT,
+  buildApp,
+} from './app.js'
 export { ConfigError } from './settings/config-error.js'
 export { parseDatabaseUrl } from './settings/database-url.js'
 export { helpText } from './settings/help.js'
