@@ -4,7 +4,6 @@ import { Value } from '@sinclair/typebox/value'
 import type { StorageConfig } from '../storage/index.js'
 import { ConfigError } from './config-error.js'
 import { parseDatabaseUrl } from './database-url.js'
-import { withoutPassword } from './printable.js'
 import {
   flagOf,
   type SettingKey,
@@ -13,6 +12,7 @@ import {
   schemaOf,
   settingKeys,
 } from './schema.js'
+import { withoutPassword } from './without-password.js'
 
 /** The settings DATABASE_URL and the other DATABASE_* give together: `Settings.storage`. */
 type DatabaseKey =

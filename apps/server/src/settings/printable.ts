@@ -1,15 +1,6 @@
 import type { Settings } from './parse.js'
 import { schemaOf, settingKeys } from './schema.js'
-
-/**
- * A URL with its password masked: in the user info (`postgres://user:pw@…`, also with no
- * user, as `redis://:pw@…`) and in a `password` query parameter (`?password=pw`).
- */
-export function withoutPassword(url: string): string {
-  return url
-    .replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@?#]*):[^@/?#]*@/i, '$1:***@')
-    .replace(/([?&]password=)[^&#]*/gi, '$1***')
-}
+import { withoutPassword } from './without-password.js'
 
 /** The DATABASE_* settings as the storage holds them (PostgreSQL's only on PostgreSQL). */
 function databaseSettings({ storage }: Settings): Record<string, unknown> {
