@@ -1,3 +1,5 @@
+// GET /tasks/events: over 300 lines because each rule of the feed (format, resume, limits,
+// keep-alive, shutdown, slow readers) is a test of its own.
 import type { Task } from '@tasklane/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Storage } from '../src/storage/index.js'

@@ -1,3 +1,5 @@
+// GET /tasks: over 300 lines because each rule of docs/api.md's listing section (limit,
+// cursors, order, filters, Link, errors) is a test of its own.
 import type { Task } from '@tasklane/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTask, expectError, get, jsonBody } from './support/http.js'

@@ -1,3 +1,5 @@
+// Several server processes on one PostgreSQL database: over 300 lines because each
+// cross-instance guarantee (ids, feed, read-your-writes, lost updates) is a test of its own.
 import { randomBytes } from 'node:crypto'
 import type { Task } from '@tasklane/contract'
 import { sql } from 'kysely'

@@ -1,3 +1,5 @@
+// The page cache of GET /tasks: over 300 lines because every change that must evict a
+// page (create, PATCH, DELETE, another instance's write) is a test of its own.
 import type { Task } from '@tasklane/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Storage } from '../src/storage/index.js'

@@ -1,3 +1,5 @@
+// Every setting's parsing, defaults, ranges and refusals: over 300 lines because each
+// setting's rules are tests of their own.
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ConfigError } from '../src/settings/config-error.js'

@@ -1,3 +1,5 @@
+// GET, PATCH and DELETE /tasks/{id}: over 300 lines because each rule of docs/api.md's task
+// lifecycle (ETags, If-Match, 412, 304, merge patch, tombstones) is a test of its own.
 import type { Task } from '@tasklane/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {

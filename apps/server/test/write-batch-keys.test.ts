@@ -1,3 +1,5 @@
+// Idempotency keys within group-commit batches: over 300 lines because each way a key and a
+// batch can meet (repeats in one batch, across batches, expiry, conflicts) is a test of its own.
 import type { Task } from '@tasklane/contract'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

@@ -1,3 +1,5 @@
+// The web page in Chromium: over 300 lines because each control, by mouse and keyboard,
+// with its accessibility check, is a test of its own.
 import { readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import type { Browser, Page } from 'playwright-core'

@@ -1,3 +1,5 @@
+// The client against a real server: over 300 lines because each method and each failure
+// it must map (HTTP errors, cut connections, retries) is a test of its own.
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

@@ -1,3 +1,5 @@
+// The client's behaviour against a stubbed fetch (where a real server cannot produce the
+// case): over 300 lines because each error mapping and retry rule is a test of its own.
 import { describe, expect, it, vi } from 'vitest'
 import {
   AbortError,

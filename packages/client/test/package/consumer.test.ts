@@ -1,3 +1,5 @@
+// The packed client installed as users install it (ESM, CJS, TypeScript module modes, Bun,
+// Deno): over 300 lines because each way of consuming it is a test of its own.
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
