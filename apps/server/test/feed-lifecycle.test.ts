@@ -29,6 +29,9 @@ describe('GET /tasks/events carries every change', () => {
     const start = await newestSeq()
     const feed = await subscribe(server, `/tasks/events?after=${start}`)
     try {
+      // Live, not in the backlog (which would compact the three into one deleted): wait
+      // until the feed says it has caught up.
+      await feed.untilComments(2)
       const task = await createTask(server, { name: 'Lifecycle' })
       const done = await patchTask(server, task.id, { status: 'done' })
       await deleteTask(server, task.id)

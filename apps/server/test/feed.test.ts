@@ -65,6 +65,9 @@ describe('GET /tasks/events', () => {
         'cache-control': 'no-store',
         'x-accel-buffering': 'no',
       })
+      // Caught up on the (empty) backlog first: a task created before the backlog is read
+      // would come in the backlog, with no `: seq <start>` before it.
+      await feed.untilComments(2)
       const response = await postJson(server, { name: 'Ship 🚀 "quoted"\nnext line', tag: 'fmt' })
       const task = (await response.json()) as Task
       const seq = seqOf(response)
