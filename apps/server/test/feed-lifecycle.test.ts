@@ -114,13 +114,21 @@ describe('GET /tasks/events with a tag or status keeps the view exact', () => {
     const start = await newestSeq()
     const feed = await subscribe(server, `/tasks/events?after=${start}&tag=${tag}`)
     try {
+      // A subscriber that keeps up: caught up before the first change, and each event taken
+      // before the next change (a change superseded before the feed reads it is compacted
+      // into the later one, docs/api.md "Superseded live changes").
+      await feed.untilComments(2)
       const task = await createTask(server, { name: 'outside', tag: 'elsewhere' })
       await patchTask(server, task.id, { name: 'still outside' })
       const entered = await patchTask(server, task.id, { tag })
+      await feed.untilEvents(1)
       const renamed = await patchTask(server, task.id, { name: 'inside' })
+      await feed.untilEvents(2)
       const left = await patchTask(server, task.id, { tag: null })
+      await feed.untilEvents(3)
       await patchTask(server, task.id, { name: 'outside again' })
       const back = await patchTask(server, task.id, { tag })
+      await feed.untilEvents(4)
       await deleteTask(server, task.id)
       const events = await feed.untilEvents(5)
       expect(events.map((event) => [event.type, event.task])).toEqual([
@@ -140,8 +148,12 @@ describe('GET /tasks/events with a tag or status keeps the view exact', () => {
     const open = await subscribe(server, `/tasks/events?after=${start}&status=open`)
     const done = await subscribe(server, `/tasks/events?after=${start}&status=done`)
     try {
+      // Both caught up first, and each change seen before the next (see the test above).
+      await Promise.all([open.untilComments(2), done.untilComments(2)])
       const task = await createTask(server, { name: 'Tick' })
+      await open.untilEvents(1)
       const ticked = await patchTask(server, task.id, { status: 'done' })
+      await Promise.all([open.untilEvents(2), done.untilEvents(1)])
       const reopened = await patchTask(server, task.id, { status: 'open' })
       expect((await open.untilEvents(3)).map((event) => event.type)).toEqual([
         'created',
