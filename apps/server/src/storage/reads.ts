@@ -2,7 +2,7 @@ import type { Task } from '@tasklane/contract'
 import { type Compilable, type Kysely, sql } from 'kysely'
 import { type CompiledShape, compileShape, parametersOf, type RunQuery } from './compiled-query.js'
 import type { RowStatus, Schema } from './schema.js'
-import type { AtSeq, Change, ListFilter } from './storage.js'
+import { type AtSeq, type Change, closed, type ListFilter, type Snapshot } from './storage.js'
 import { type ChangeRow, TASK_COLUMNS, type TaskRow, toTask } from './task-row.js'
 
 type Db = Kysely<Schema>
@@ -222,5 +222,26 @@ export async function ping(db: Db): Promise<boolean> {
     return true
   } catch {
     return false
+  }
+}
+
+/**
+ * A Snapshot over `reads`, which run inside a transaction of their own connection: its
+ * seq is the transaction's first read (which takes the snapshot), its reads fail once it
+ * is closed, and `end` (called once) finishes the transaction and hands the connection back.
+ */
+export async function snapshotOf(reads: Reads, end: () => Promise<void> | void): Promise<Snapshot> {
+  const seq = await reads.newestSeq()
+  let open = true
+  return {
+    seq,
+    // Never on a connection handed back: it may hold another snapshot already.
+    listTasks: (filter, limit) => (open ? reads.listTasks(filter, limit) : closed()),
+    listIds: (filter, limit) => (open ? reads.listIds(filter, limit) : closed()),
+    close: async () => {
+      if (!open) return
+      open = false
+      await end()
+    },
   }
 }

@@ -1,7 +1,7 @@
 import type pg from 'pg'
 import type { RunQuery } from '../compiled-query.js'
-import { type ReadShapes, Reads } from '../reads.js'
-import { closed, type Snapshot } from '../storage.js'
+import { type ReadShapes, Reads, snapshotOf } from '../reads.js'
+import type { Snapshot } from '../storage.js'
 
 /**
  * Begins a snapshot's transaction on `client` and resolves with how to run its reads there:
@@ -40,26 +40,15 @@ export class PostgresSnapshots {
     const client = await this.#pool.connect()
     try {
       const reads = new Reads(this.#shapes, await this.#begin(client))
-      // The snapshot is taken by the transaction's first read.
-      const seq = await reads.newestSeq()
-      let open = true
-      return {
-        seq,
-        // Never on a connection handed back: it may hold another snapshot already.
-        listTasks: (filter, limit) => (open ? reads.listTasks(filter, limit) : closed()),
-        listIds: (filter, limit) => (open ? reads.listIds(filter, limit) : closed()),
-        close: async () => {
-          if (!open) return
-          open = false
-          try {
-            await client.query('commit')
-            client.release()
-          } catch (error) {
-            // A connection that cannot end its transaction is not handed out again.
-            client.release(error as Error)
-          }
-        },
-      }
+      return await snapshotOf(reads, async () => {
+        try {
+          await client.query('commit')
+          client.release()
+        } catch (error) {
+          // A connection that cannot end its transaction is not handed out again.
+          client.release(error as Error)
+        }
+      })
     } catch (error) {
       client.release(error as Error)
       throw error

@@ -1,6 +1,6 @@
 import { DatabaseUnavailableError } from '../../errors.js'
-import { type ReadShapes, Reads } from '../reads.js'
-import { closed, type Snapshot } from '../storage.js'
+import { type ReadShapes, Reads, snapshotOf } from '../reads.js'
+import type { Snapshot } from '../storage.js'
 import { openConnection } from './connection.js'
 import { StatementCache } from './statement-cache.js'
 
@@ -32,20 +32,7 @@ export class SqliteSnapshots {
     try {
       connection.prepare('BEGIN').run()
       const reads = new Reads(this.#shapes, connection.run)
-      // The snapshot is taken by the transaction's first read.
-      const seq = await reads.newestSeq()
-      let open = true
-      return {
-        seq,
-        // Never on a connection handed back: it may hold another snapshot already.
-        listTasks: (filter, limit) => (open ? reads.listTasks(filter, limit) : closed()),
-        listIds: (filter, limit) => (open ? reads.listIds(filter, limit) : closed()),
-        close: async () => {
-          if (!open) return
-          open = false
-          this.#release(connection)
-        },
-      }
+      return await snapshotOf(reads, () => this.#release(connection))
     } catch (error) {
       this.#discard(connection)
       throw error
