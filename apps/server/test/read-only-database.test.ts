@@ -27,20 +27,33 @@ async function seeded(): Promise<TestDatabase & { filename: string }> {
   return { ...testDatabase, filename }
 }
 
+const NOBODY = 65_534
 const root = process.getuid?.() === 0
+/** Whether `nobody` can run the server: this Node binary and the server's files are not behind a 0700 directory. */
+const nobodyRunsServer =
+  root &&
+  spawnSync(process.execPath, [serverMain(), '--version'], { uid: NOBODY, gid: NOBODY }).status ===
+    0
 const databases: TestDatabase[] = []
 afterAll(async () => {
   for (const database of databases) await database.drop()
 })
 
 describe.runIf(backend === 'sqlite')('an SQLite database the server cannot write', () => {
-  it.runIf(systemHas('root, to run the server as nobody', root, 'run the tests as root (CI does)'))(
+  it.runIf(
+    systemHas('root, to run the server as nobody', root, 'run the tests as root (CI does)') &&
+      systemHas(
+        `a Node binary and server that nobody may run (${process.execPath}, ${serverMain()})`,
+        nobodyRunsServer,
+        'keep Node and the checkout where every user can read them (.ci/run does)',
+      ),
+  )(
     'refuses to start with one line when the file is read-only to it, exit 1',
     async () => {
       const database = await seeded()
       databases.push(database)
       chmodSync(database.filename, 0o444)
-      const { status, stdout, stderr } = start(database.filename, 65_534)
+      const { status, stdout, stderr } = start(database.filename, NOBODY)
       expect({ status, stdout, stderr }).toEqual({
         status: 1,
         stdout: '',
