@@ -7,7 +7,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { type LoadResult, load } from './load.js'
-import type { ServerProcess } from './processes.js'
+import { cpuMicrosOf, type ServerProcess } from './processes.js'
 import type { AblationResult, AblationRow } from './results.js'
 import { median, ratio, spread, tooNoisy } from './stats.js'
 import type { Scenario } from './sweep.js'
@@ -62,15 +62,17 @@ export async function otlpSink(): Promise<{
 /**
  * Every scenario on every variant at `connections`, `rounds` times, the order of the
  * variants flipped every round; each row its median req/s, the rounds' spread, its ratio
- * to the ceiling's, and its difference from its baseline: in req/s, and in CPU time a
- * request (1/req/s of one minus the other's, when the server is the bottleneck).
+ * to the ceiling's, and its difference from its baseline: in req/s, in time a request
+ * (1/req/s of one minus the other's, when the server is the bottleneck), and in the
+ * server's own CPU time a request, measured (/proc), which other load on the machine
+ * hardly moves.
  */
 export async function runAblation(
   variants: readonly AblationVariant[],
   scenarios: readonly Scenario[],
   options: AblationOptions,
 ): Promise<AblationResult> {
-  const runs = new Map<string, LoadResult[]>()
+  const runs = new Map<string, (LoadResult & { cpuMicros: number })[]>()
   for (let round = 0; round < options.rounds; round++) {
     const order = round % 2 === 0 ? variants : [...variants].reverse()
     for (const scenario of scenarios) {
@@ -84,14 +86,19 @@ export async function runAblation(
         if (round === 0) {
           await load(variant.server.url, requests, { connections, seconds: options.warmupSeconds })
         }
-        const result = await load(variant.server.url, requests, {
+        const cpuBefore = cpuMicrosOf(variant.server.pid)
+        const loaded = await load(variant.server.url, requests, {
           connections,
           seconds: options.seconds,
         })
+        const result = {
+          ...loaded,
+          cpuMicros: (cpuMicrosOf(variant.server.pid) - cpuBefore) / (loaded.ok + loaded.failed),
+        }
         const key = `${scenario.id}/${variant.id}`
         runs.set(key, [...(runs.get(key) ?? []), result])
         options.log(
-          `ablation ${round + 1}/${options.rounds} ${scenario.id.padEnd(6)} ${variant.id.padEnd(24)} ${Math.round(result.rps).toString().padStart(6)} req/s${result.failed ? `  failed ${result.failed}` : ''}`,
+          `ablation ${round + 1}/${options.rounds} ${scenario.id.padEnd(6)} ${variant.id.padEnd(24)} ${Math.round(result.rps).toString().padStart(6)} req/s ${result.cpuMicros.toFixed(1).padStart(6)} µs CPU/request${result.failed ? `  failed ${result.failed}` : ''}`,
         )
       }
     }
@@ -104,6 +111,7 @@ export async function runAblation(
       const rps = rounds.map((r) => r.rps)
       return {
         rps: median(rps),
+        cpuMicros: median(rounds.map((r) => r.cpuMicros)),
         spread: spread(rps),
         failed: rounds.reduce((sum, r) => sum + r.failed, 0),
         rounds: rps,
@@ -126,6 +134,7 @@ export async function runAblation(
               delta: ratio(own.rps, base.rps) - 1,
               microsPerRequest: 1e6 / base.rps - 1e6 / own.rps,
               tooNoisy: tooNoisy(own, base),
+              cpuMicrosSaved: base.cpuMicros - own.cpuMicros,
             }
           : {}),
       })

@@ -308,7 +308,7 @@ async function ablation(): Promise<NonNullable<BenchResults['ablation']>> {
   }
   variants.push({
     id: 'everything-off',
-    label: '  without all seven',
+    label: `  without all ${ABLATABLE_FEATURES.length}`,
     server: await seeded(
       await startAblationServer('ablation-none', ABLATABLE_FEATURES),
       'ablation-none',

@@ -125,7 +125,18 @@ export function ablationTable(results: BenchResults): string {
   const ablation = results.ablation
   if (!ablation) return ''
   const rows: string[][] = [
-    ['scenario', 'server', 'req/s', 'spread', '× ceiling', 'Δ req/s', 'µs/request', 'judged'],
+    [
+      'scenario',
+      'server',
+      'req/s',
+      'spread',
+      '× ceiling',
+      'Δ req/s',
+      'µs/request',
+      'judged',
+      'CPU µs/req',
+      'CPU price',
+    ],
   ]
   for (const row of ablation.rows) {
     const delta = row.delta
@@ -138,9 +149,11 @@ export function ablationTable(results: BenchResults): string {
       delta === undefined ? '' : `${delta >= 0 ? '+' : ''}${(delta * 100).toFixed(1)} %`,
       row.microsPerRequest === undefined ? '' : fixed(row.microsPerRequest, 1),
       row.tooNoisy === undefined ? '' : row.tooNoisy ? 'too noisy to judge' : 'measurable',
+      fixed(row.cpuMicros, 1),
+      row.cpuMicrosSaved === undefined ? '' : fixed(row.cpuMicrosSaved, 1),
     ])
   }
-  return `ablation at ${ablation.connections} connections, ${ablation.rounds} rounds × ${ablation.seconds} s (Δ and µs/request: against tasklane whole; tracing against the built server)\n${formatTable(rows)}`
+  return `ablation at ${ablation.connections} connections, ${ablation.rounds} rounds × ${ablation.seconds} s (Δ, µs/request and CPU price: against tasklane whole; tracing against the built server; CPU: the server's own user + system time over the requests answered)\n${formatTable(rows)}`
 }
 
 /** The goals table (issue 12's, then issues 6 and 13's). */

@@ -86,6 +86,8 @@ export interface AblationRow {
   failed: number
   /** rps ÷ the ceiling's. */
   ratio: number
+  /** Median over the rounds of the server's CPU time (user + system) per answered request, µs. */
+  cpuMicros: number
   /** The variant compared with: tasklane whole, or for tracing the built server without it. */
   baseline?: string
   /** rps ÷ the baseline's − 1: +0.05, 5 % more requests a second without the feature. */
@@ -94,6 +96,8 @@ export interface AblationRow {
   microsPerRequest?: number
   /** Either figure's rounds spread further apart than the two medians are. */
   tooNoisy?: boolean
+  /** The baseline's CPU µs a request − this one's: what the feature costs a request in CPU. */
+  cpuMicrosSaved?: number
 }
 
 export interface AblationResult {

@@ -52,7 +52,7 @@ describe('the printed tables', () => {
 
 describe('the ablation table', () => {
   it('gives each feature its difference from tasklane whole, or says it is within the noise', () => {
-    const row = (variant: string, rps: number, spread: number, delta?: number) => ({
+    const row = (variant: string, rps: number, spread: number, delta?: number, cpu = 100) => ({
       scenario: 'full' as const,
       variant,
       label: variant,
@@ -61,6 +61,7 @@ describe('the ablation table', () => {
       spread,
       failed: 0,
       ratio: rps / 10_000,
+      cpuMicros: cpu,
       ...(delta === undefined
         ? {}
         : {
@@ -68,6 +69,7 @@ describe('the ablation table', () => {
             delta,
             microsPerRequest: 1e6 / 5_000 - 1e6 / rps,
             tooNoisy: delta < spread,
+            cpuMicrosSaved: 100 - cpu,
           }),
     })
     const table = ablationTable({
@@ -78,15 +80,18 @@ describe('the ablation table', () => {
         seconds: 3,
         rows: [
           row('whole', 5_000, 0.02),
-          row('without-metrics', 6_000, 0.03, 0.2),
-          row('without-overload', 5_050, 0.04, 0.01),
+          row('without-metrics', 6_000, 0.03, 0.2, 87.5),
+          row('without-overload', 5_050, 0.04, 0.01, 99),
         ],
       },
     })
-    expect(table).toMatch(/without-metrics\s+6000\s+3 %\s+0\.60\s+\+20\.0 %\s+33\.3\s+measurable/)
     expect(table).toMatch(
-      /without-overload\s+5050\s+4 %\s+0\.51\s+\+1\.0 %\s+2\.0\s+too noisy to judge/,
+      /without-metrics\s+6000\s+3 %\s+0\.60\s+\+20\.0 %\s+33\.3\s+measurable\s+87\.5\s+12\.5/,
     )
+    expect(table).toMatch(
+      /without-overload\s+5050\s+4 %\s+0\.51\s+\+1\.0 %\s+2\.0\s+too noisy to judge\s+99\.0\s+1\.0/,
+    )
+    expect(table).toMatch(/whole\s+5000\s+2 %\s+0\.50\s+100\.0\s*$/m)
   })
 })
 

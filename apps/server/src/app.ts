@@ -58,12 +58,15 @@ function trustProxyOption(
  * header integers, as in a bare Fastify app).
  */
 export const ABLATABLE_FEATURES = [
+  'pipelining',
   'requestId',
   'metrics',
   'requestLog',
   'securityHeaders',
   'hostHeader',
   'overload',
+  'framing',
+  'streamsPerClient',
   'strictParams',
 ] as const
 export type AblatableFeature = (typeof ABLATABLE_FEATURES)[number]
@@ -194,7 +197,7 @@ export async function buildApp({
   // Order matters: a pipelined request waits its turn before anything runs for it; then the
   // request id and CORS, so that every response carries their headers; then the checks
   // every request passes, cheapest first; then what the routes need.
-  await app.register(pipelining)
+  if (has('pipelining')) await app.register(pipelining)
   if (has('requestId')) await app.register(requestIdPlugin)
   await app.register(cors, { origins: settings.corsOrigins })
   if (has('securityHeaders')) await app.register(securityHeaders)
@@ -203,7 +206,7 @@ export async function buildApp({
       allowed: allowedHostsFor(settings.allowedHosts, settings.host),
     })
   }
-  await app.register(framing)
+  if (has('framing')) await app.register(framing)
   await app.register(draining)
   if (has('requestLog')) await app.register(requestLog)
   await app.register(errors)
@@ -215,7 +218,9 @@ export async function buildApp({
     redisUrl: settings.rateLimitRedisUrl,
   })
   await app.register(auth, { token: settings.apiToken })
-  await app.register(streamsPerClient, { maxPerClient: settings.maxStreamsPerClient })
+  if (has('streamsPerClient')) {
+    await app.register(streamsPerClient, { maxPerClient: settings.maxStreamsPerClient })
+  }
   if (has('strictParams')) await app.register(strictParams)
   await app.register(jsonBody)
   const features = { apiToken: settings.apiToken !== undefined, rateLimit: settings.rateLimit > 0 }
