@@ -1,6 +1,6 @@
 import { freePort } from '@tasklane/testing/launch'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { tasklane } from './support/cli.js'
+import { tasklaneInProcess } from './support/cli.js'
 import { type CliTestServer, startServer } from './support/server.js'
 
 let server: CliTestServer
@@ -15,7 +15,7 @@ afterAll(() => server?.close())
 
 describe('tasklane add, get and list', () => {
   it('adds a task and prints it as JSON with --json', async () => {
-    const added = await tasklane(['add', 'Write docs', '--tag', 'docs', '--json'], env)
+    const added = await tasklaneInProcess(['add', 'Write docs', '--tag', 'docs', '--json'], env)
     expect(added).toMatchObject({ status: 0, stderr: '' })
     expect(JSON.parse(added.stdout)).toEqual({
       id: 1,
@@ -29,42 +29,45 @@ describe('tasklane add, get and list', () => {
   })
 
   it('prints a table when stdout is not a terminal and --json is not given', async () => {
-    const added = await tasklane(['add', 'Ship 🚀 任务'], env)
+    const added = await tasklaneInProcess(['add', 'Ship 🚀 任务'], env)
     expect(added.status).toBe(0)
     expect(added.stdout).toBe('ID  STATUS  NAME          TAG\n 2  open    Ship 🚀 任务\n')
   })
 
   it('gets a task by id, as a table and as JSON', async () => {
-    const table = await tasklane(['get', '1'], env)
+    const table = await tasklaneInProcess(['get', '1'], env)
     expect(table).toEqual({
       status: 0,
       stdout: 'ID  STATUS  NAME        TAG\n 1  open    Write docs  docs\n',
       stderr: '',
     })
-    const json = await tasklane(['get', '2', '--json'], env)
+    const json = await tasklaneInProcess(['get', '2', '--json'], env)
     expect(JSON.parse(json.stdout)).toMatchObject({ id: 2, name: 'Ship 🚀 任务', status: 'open' })
     expect(JSON.parse(json.stdout)).not.toHaveProperty('tag')
   })
 
   it('lists every task oldest first, or newest first with --desc, with --limit, --tag, --after and --before', async () => {
-    await tasklane(['add', 'Review', '--tag', 'docs'], env)
-    const all = await tasklane(['list', '--json'], env)
+    await tasklaneInProcess(['add', 'Review', '--tag', 'docs'], env)
+    const all = await tasklaneInProcess(['list', '--json'], env)
     expect(all.status).toBe(0)
     expect(JSON.parse(all.stdout).map((t: { id: number }) => t.id)).toEqual([1, 2, 3])
-    const newest = await tasklane(['list', '--desc', '--limit', '2', '--json'], env)
+    const newest = await tasklaneInProcess(['list', '--desc', '--limit', '2', '--json'], env)
     expect(JSON.parse(newest.stdout).map((t: { id: number }) => t.id)).toEqual([3, 2])
-    const docs = await tasklane(['list', '--tag', 'docs', '--after', '1', '--json'], env)
+    const docs = await tasklaneInProcess(['list', '--tag', 'docs', '--after', '1', '--json'], env)
     expect(JSON.parse(docs.stdout)).toEqual([
       expect.objectContaining({ id: 3, name: 'Review', tag: 'docs' }),
     ])
-    const below = await tasklane(['list', '--before', '3', '--json'], env)
+    const below = await tasklaneInProcess(['list', '--before', '3', '--json'], env)
     expect(JSON.parse(below.stdout).map((t: { id: number }) => t.id)).toEqual([1, 2])
     // Newest first, --before pages back: the page after the newest one.
-    const older = await tasklane(['list', '--desc', '--before', '3', '--limit', '1', '--json'], env)
+    const older = await tasklaneInProcess(
+      ['list', '--desc', '--before', '3', '--limit', '1', '--json'],
+      env,
+    )
     expect(JSON.parse(older.stdout).map((t: { id: number }) => t.id)).toEqual([2])
-    const none = await tasklane(['list', '--limit', '0'], env)
+    const none = await tasklaneInProcess(['list', '--limit', '0'], env)
     expect(none.stdout).toBe('No tasks.\n')
-    const table = await tasklane(['list', '--tag', 'docs'], env)
+    const table = await tasklaneInProcess(['list', '--tag', 'docs'], env)
     expect(table.stdout).toBe(
       'ID  STATUS  NAME        TAG\n 1  open    Write docs  docs\n 3  open    Review      docs\n',
     )
@@ -72,19 +75,19 @@ describe('tasklane add, get and list', () => {
 
   it('shows control characters in names escaped in a table, exactly in JSON', async () => {
     const name = 'red \u001b[31malert\nsecond line'
-    const added = await tasklane(['add', name, '--json'], env)
+    const added = await tasklaneInProcess(['add', name, '--json'], env)
     const { id } = JSON.parse(added.stdout) as { id: number }
-    const table = await tasklane(['get', String(id)], env)
+    const table = await tasklaneInProcess(['get', String(id)], env)
     expect(table.stdout).toContain('red \\u001b[31malert\\nsecond line')
     expect(table.stdout).not.toContain('\u001b')
-    const json = await tasklane(['get', String(id), '--json'], env)
+    const json = await tasklaneInProcess(['get', String(id), '--json'], env)
     expect(JSON.parse(json.stdout).name).toBe(name)
   })
 })
 
 describe('errors and exit statuses', () => {
   it("exits 1 with the server's message on stderr for a 404", async () => {
-    const result = await tasklane(['get', '999999'], env)
+    const result = await tasklaneInProcess(['get', '999999'], env)
     expect(result.status).toBe(1)
     expect(result.stdout).toBe('')
     expect(result.stderr).toMatch(
@@ -94,11 +97,11 @@ describe('errors and exit statuses', () => {
 
   it("exits 1 with the server's message on stderr for a 400, and creates nothing", async () => {
     const before = await server.count()
-    const result = await tasklane(['add', '   '], env)
+    const result = await tasklaneInProcess(['add', '   '], env)
     expect(result.status).toBe(1)
     expect(result.stderr).toContain('"name"')
     expect(result.stderr).toContain('(HTTP 400 from POST')
-    const tooLong = await tasklane(['add', 'x', '--tag', 't'.repeat(65)], env)
+    const tooLong = await tasklaneInProcess(['add', 'x', '--tag', 't'.repeat(65)], env)
     expect(tooLong.status).toBe(1)
     expect(tooLong.stderr).toContain('"tag"')
     expect(await server.count()).toBe(before)
@@ -106,7 +109,7 @@ describe('errors and exit statuses', () => {
 
   it('exits 1 naming the server when nothing listens there', async () => {
     const port = await freePort()
-    const result = await tasklane(['list', '--url', `http://127.0.0.1:${port}`])
+    const result = await tasklaneInProcess(['list', '--url', `http://127.0.0.1:${port}`])
     expect(result.status).toBe(1)
     expect(result.stderr).toBe(
       `tasklane: Could not reach the server: GET http://127.0.0.1:${port}/tasks (connect ECONNREFUSED 127.0.0.1:${port})\n`,
@@ -116,16 +119,19 @@ describe('errors and exit statuses', () => {
 
 describe('the server to use', () => {
   it('is --url over TASKLANE_URL', async () => {
-    const result = await tasklane(['list', '--url', server.url, '--limit', '1', '--json'], {
-      TASKLANE_URL: `http://127.0.0.1:${await freePort()}`,
-    })
+    const result = await tasklaneInProcess(
+      ['list', '--url', server.url, '--limit', '1', '--json'],
+      {
+        TASKLANE_URL: `http://127.0.0.1:${await freePort()}`,
+      },
+    )
     expect(result.status).toBe(0)
     expect(JSON.parse(result.stdout)).toHaveLength(1)
   })
 
   it('is http://127.0.0.1:3000 when neither is given', async () => {
     // Whatever answers there, if anything, the error names where the CLI went.
-    const result = await tasklane(['get', '9007199254740991'])
+    const result = await tasklaneInProcess(['get', '9007199254740991'])
     expect(result.status).toBe(1)
     expect(result.stderr).toContain('GET http://127.0.0.1:3000/tasks/9007199254740991')
   })
@@ -139,23 +145,26 @@ describe('TASKLANE_TOKEN', () => {
   afterAll(() => guarded?.close())
 
   it('is sent as the bearer token; without it the server answers 401, which exits 1', async () => {
-    const without = await tasklane(['add', 'guarded'], { TASKLANE_URL: guarded.url })
+    const without = await tasklaneInProcess(['add', 'guarded'], { TASKLANE_URL: guarded.url })
     expect(without.status).toBe(1)
     expect(without.stderr).toContain('(HTTP 401')
-    const wrong = await tasklane(['list'], { TASKLANE_URL: guarded.url, TASKLANE_TOKEN: 'nope' })
+    const wrong = await tasklaneInProcess(['list'], {
+      TASKLANE_URL: guarded.url,
+      TASKLANE_TOKEN: 'nope',
+    })
     expect(wrong.status).toBe(1)
     const withToken = { TASKLANE_URL: guarded.url, TASKLANE_TOKEN: 'cli-secret-token' }
-    const added = await tasklane(['add', 'guarded', '--json'], withToken)
+    const added = await tasklaneInProcess(['add', 'guarded', '--json'], withToken)
     expect(added.status).toBe(0)
-    const listed = await tasklane(['list', '--json'], withToken)
+    const listed = await tasklaneInProcess(['list', '--json'], withToken)
     expect(JSON.parse(listed.stdout)).toEqual([JSON.parse(added.stdout)])
   })
 })
 
 describe('tasklane export', () => {
   it('prints every task whole as NDJSON, only those of a tag with --tag, and no progress off a terminal', async () => {
-    const listed = JSON.parse((await tasklane(['list', '--json'], env)).stdout)
-    const all = await tasklane(['export'], env)
+    const listed = JSON.parse((await tasklaneInProcess(['list', '--json'], env)).stdout)
+    const all = await tasklaneInProcess(['export'], env)
     expect(all.status).toBe(0)
     expect(all.stderr).toBe('')
     expect(all.stdout.endsWith('\n')).toBe(true)
@@ -165,7 +174,7 @@ describe('tasklane export', () => {
         .split('\n')
         .map((line) => JSON.parse(line)),
     ).toEqual(listed)
-    const docs = await tasklane(['export', '--tag', 'docs'], env)
+    const docs = await tasklaneInProcess(['export', '--tag', 'docs'], env)
     const lines = docs.stdout.split('\n')
     expect(lines.at(-1)).toBe('')
     expect(lines.slice(0, -1).map((line) => JSON.parse(line))).toEqual(

@@ -1,6 +1,6 @@
 import { createClient, type Task, type TasklaneClient } from '@tasklane/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { pipeTasklane, tasklane } from './support/cli.js'
+import { pipeTasklane, tasklaneInProcess } from './support/cli.js'
 import { type CliTestServer, startServer } from './support/server.js'
 
 let server: CliTestServer
@@ -17,7 +17,7 @@ afterAll(() => server?.close())
 
 /** `tasklane …args --json`, which must succeed, parsed. */
 async function json<T>(...args: string[]): Promise<T> {
-  const result = await tasklane([...args, '--json'], env)
+  const result = await tasklaneInProcess([...args, '--json'], env)
   expect(result).toMatchObject({ status: 0, stderr: '' })
   return JSON.parse(result.stdout) as T
 }
@@ -38,7 +38,7 @@ function refusal(message: string, status: number, method: string, id: number): R
 describe('tasklane done and reopen', () => {
   it('marks one task done and prints it in the table; reopens it', async () => {
     const [task] = (await create('Finish me')) as [Task]
-    const done = await tasklane(['done', String(task.id)], env)
+    const done = await tasklaneInProcess(['done', String(task.id)], env)
     expect(done).toEqual({
       status: 0,
       stdout: `ID  STATUS  NAME       TAG\n${task.id.toString().padStart(2)}  done    Finish me  life\n`,
@@ -66,7 +66,10 @@ describe('tasklane done and reopen', () => {
   it("goes on past an unknown id, with the server's message on stderr for it, and exits 1", async () => {
     const [first, last] = (await create('Before', 'After')) as [Task, Task]
     const missing = last.id + 1000
-    const result = await tasklane(['done', String(first.id), String(missing), String(last.id)], env)
+    const result = await tasklaneInProcess(
+      ['done', String(first.id), String(missing), String(last.id)],
+      env,
+    )
     expect(result.status).toBe(1)
     const lines = result.stderr.trimEnd().split('\n')
     expect(lines).toEqual([
@@ -81,7 +84,7 @@ describe('tasklane done and reopen', () => {
   })
 
   it('exits 1 with only the message when the one id given is unknown; --json prints []', async () => {
-    const result = await tasklane(['reopen', '999999', '--json'], env)
+    const result = await tasklaneInProcess(['reopen', '999999', '--json'], env)
     expect(result.status).toBe(1)
     expect(result.stdout).toBe('[]\n')
     expect(result.stderr).toMatch(refusal('Task 999999 does not exist.', 404, 'PATCH', 999999))
@@ -90,7 +93,7 @@ describe('tasklane done and reopen', () => {
   it('changes nothing and exits 1 with the 412 message when --if-match names an old version', async () => {
     const [task] = (await create('Conditional')) as [Task]
     await client.updateTask(task.id, { name: 'Changed by someone else' })
-    const stale = await tasklane(['done', String(task.id), '--if-match', '1'], env)
+    const stale = await tasklaneInProcess(['done', String(task.id), '--if-match', '1'], env)
     expect(stale.status).toBe(1)
     expect(stale.stdout).toBe('')
     expect(stale.stderr).toMatch(
@@ -111,7 +114,7 @@ describe('tasklane edit', () => {
   it('renames a task, retags it, removes its tag, and prints it as it is now', async () => {
     const [task] = (await create('Old name')) as [Task]
     const id = String(task.id)
-    const renamed = await tasklane(['edit', id, '--name', 'New name'], env)
+    const renamed = await tasklaneInProcess(['edit', id, '--name', 'New name'], env)
     expect(renamed.status).toBe(0)
     expect(renamed.stdout).toMatch(
       new RegExp(`^ID {2}STATUS {2}NAME {6}TAG\n *${id} {2}open {4}New name {2}life\n$`),
@@ -131,14 +134,17 @@ describe('tasklane edit', () => {
 
   it("exits 1 with the server's message for a name it refuses, for an unknown id, and for a stale --if-match", async () => {
     const [task] = (await create('Keep me')) as [Task]
-    const blank = await tasklane(['edit', String(task.id), '--name', '   '], env)
+    const blank = await tasklaneInProcess(['edit', String(task.id), '--name', '   '], env)
     expect(blank.status).toBe(1)
     expect(blank.stderr).toContain('"name"')
     expect(blank.stderr).toContain('(HTTP 400 from PATCH')
-    const unknown = await tasklane(['edit', '999999', '--name', 'x'], env)
+    const unknown = await tasklaneInProcess(['edit', '999999', '--name', 'x'], env)
     expect(unknown.status).toBe(1)
     expect(unknown.stderr).toMatch(refusal('Task 999999 does not exist.', 404, 'PATCH', 999999))
-    const stale = await tasklane(['edit', String(task.id), '--name', 'x', '--if-match', '7'], env)
+    const stale = await tasklaneInProcess(
+      ['edit', String(task.id), '--name', 'x', '--if-match', '7'],
+      env,
+    )
     expect(stale.status).toBe(1)
     expect(stale.stderr).toContain('(HTTP 412 from PATCH')
     expect(await client.getTask(task.id)).toEqual(task)
@@ -149,7 +155,7 @@ describe('tasklane rm', () => {
   it('deletes each task given and says so, one line each', async () => {
     const tasks = await create('Gone', 'Gone too')
     const ids = tasks.map(({ id }) => String(id))
-    const result = await tasklane(['rm', ...ids], env)
+    const result = await tasklaneInProcess(['rm', ...ids], env)
     expect(result).toEqual({
       status: 0,
       stdout: ids.map((id) => `Deleted task ${id}.\n`).join(''),
@@ -162,7 +168,7 @@ describe('tasklane rm', () => {
   it("exits 1 with the server's message for an unknown or deleted id, and deletes the others", async () => {
     const [kept, doomed] = (await create('Stays', 'Goes')) as [Task, Task]
     await client.deleteTask(kept.id)
-    const result = await tasklane(['rm', String(kept.id), String(doomed.id)], env)
+    const result = await tasklaneInProcess(['rm', String(kept.id), String(doomed.id)], env)
     expect(result.status).toBe(1)
     expect(result.stdout).toBe(`Deleted task ${doomed.id}.\n`)
     expect(result.stderr.trimEnd().split('\n')).toEqual([
@@ -174,11 +180,11 @@ describe('tasklane rm', () => {
   it('deletes only while --if-match names the version', async () => {
     const [task] = (await create('Guarded')) as [Task]
     await client.completeTask(task.id)
-    const stale = await tasklane(['rm', String(task.id), '--if-match', '1'], env)
+    const stale = await tasklaneInProcess(['rm', String(task.id), '--if-match', '1'], env)
     expect(stale.status).toBe(1)
     expect(stale.stderr).toContain('(HTTP 412 from DELETE')
     expect(await client.getTask(task.id)).toMatchObject({ version: 2 })
-    const current = await tasklane(['rm', String(task.id), '--if-match', '2'], env)
+    const current = await tasklaneInProcess(['rm', String(task.id), '--if-match', '2'], env)
     expect(current).toEqual({ status: 0, stdout: `Deleted task ${task.id}.\n`, stderr: '' })
   })
 })
@@ -189,7 +195,7 @@ describe('tasklane list --status', () => {
       ['Still open', 'Finished'].map((name) => client.createTask({ name, tag: 'filter' })),
     )) as [Task, Task]
     await client.completeTask(done.id)
-    const table = await tasklane(['list', '--tag', 'filter', '--status', 'done'], env)
+    const table = await tasklaneInProcess(['list', '--tag', 'filter', '--status', 'done'], env)
     expect(table).toEqual({
       status: 0,
       stdout: `ID  STATUS  NAME      TAG\n${done.id}  done    Finished  filter\n`,
@@ -197,7 +203,7 @@ describe('tasklane list --status', () => {
     })
     const openOnes = await json<Task[]>('list', '--tag', 'filter', '--status', 'open')
     expect(openOnes).toEqual([open])
-    const both = await tasklane(['list', '--tag', 'filter'], env)
+    const both = await tasklaneInProcess(['list', '--tag', 'filter'], env)
     expect(both.stdout).toBe(
       `ID  STATUS  NAME        TAG\n${open.id}  open    Still open  filter\n${done.id}  done    Finished    filter\n`,
     )

@@ -1,6 +1,6 @@
 import { freePort } from '@tasklane/testing/launch'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { tasklane } from './support/cli.js'
+import { tasklane, tasklaneInProcess } from './support/cli.js'
 
 /** A server address where nothing listens: a usage error must come before any request. */
 let env: NodeJS.ProcessEnv
@@ -119,13 +119,13 @@ describe('usage errors', () => {
   ])(
     'exits 2 with one or two sentences and a hint to --help for tasklane %j',
     async (args, stderr) => {
-      const result = await tasklane(args, env)
+      const result = await tasklaneInProcess(args, env)
       expect(result).toEqual({ status: 2, stdout: '', stderr })
     },
   )
 
   it('exits 2 when TASKLANE_URL is not a URL', async () => {
-    const result = await tasklane(['list'], { TASKLANE_URL: 'not a url' })
+    const result = await tasklaneInProcess(['list'], { TASKLANE_URL: 'not a url' })
     expect(result.status).toBe(2)
     expect(result.stderr).toBe(
       "tasklane: TASKLANE_URL must be an http:// or https:// URL, got 'not a url'. See 'tasklane list --help'.\n",
@@ -135,7 +135,10 @@ describe('usage errors', () => {
 
 describe('what the client cannot send', () => {
   it('exits 2 with one line, before any request, when TASKLANE_TOKEN holds a line break', async () => {
-    const result = await tasklane(['list'], { ...env, TASKLANE_TOKEN: 'secret\nX-Evil: 1' })
+    const result = await tasklaneInProcess(['list'], {
+      ...env,
+      TASKLANE_TOKEN: 'secret\nX-Evil: 1',
+    })
     expect(result).toEqual({
       status: 2,
       stdout: '',
@@ -147,7 +150,7 @@ describe('what the client cannot send', () => {
   it("exits 2 with the client's TypeError on one line, not a stack trace", async () => {
     // fetch refuses a URL with credentials; the client throws its TypeError as it is.
     const url = env.TASKLANE_URL?.replace('http://', 'http://user:pw@') as string
-    const result = await tasklane(['rm', '1', '--url', url])
+    const result = await tasklaneInProcess(['rm', '1', '--url', url])
     expect(result.status).toBe(2)
     expect(result.stdout).toBe('')
     expect(result.stderr).toMatch(/^tasklane: [^\n]*credentials[^\n]*\n$/)

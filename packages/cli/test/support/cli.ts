@@ -1,8 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { join } from 'node:path'
-import type { Readable } from 'node:stream'
+import { Readable } from 'node:stream'
 import { ROOT } from '@tasklane/testing/packages'
 import { runToEnd } from '@tasklane/testing/run'
+import manifest from '../../package.json' with { type: 'json' }
+import type { Output } from '../../src/context.js'
+import { run } from '../../src/run.js'
 
 /** The built `tasklane`, as the package's bin runs it. */
 export const CLI = join(ROOT, 'packages/cli/dist/main.js')
@@ -35,6 +38,43 @@ export async function tasklane(
     timeoutMs: 120_000,
   })
   return { status: code, stdout, stderr }
+}
+
+/** An output stream of `run()` that keeps what is written: a pipe, never a terminal. */
+function collected(): Output & { text: string } {
+  return {
+    text: '',
+    write(chunk: string) {
+      this.text += chunk
+      return true
+    },
+    once: () => undefined,
+  }
+}
+
+/**
+ * `tasklane …args` in this process: `run()`, which the bin's main.ts calls with its
+ * process's arguments, TASKLANE_URL and TASKLANE_TOKEN, streams and signals, given them
+ * here (no standard input). The same command, parsing, client and output, without a
+ * Node start a run: for the tests of what commands do. The tests of the process itself
+ * (exit status, pipes, signals, a terminal) use `tasklane` above.
+ */
+export async function tasklaneInProcess(
+  args: readonly string[],
+  env: { TASKLANE_URL?: string; TASKLANE_TOKEN?: string } = {},
+): Promise<Result> {
+  const stdout = collected()
+  const stderr = collected()
+  const status = await run({
+    argv: args,
+    env: { TASKLANE_URL: env.TASKLANE_URL, TASKLANE_TOKEN: env.TASKLANE_TOKEN },
+    stdin: Readable.from([]),
+    stdout,
+    stderr,
+    signal: new AbortController().signal,
+    version: manifest.version,
+  })
+  return { status, stdout: stdout.text, stderr: stderr.text }
 }
 
 /** A `tasklane` that keeps running (watch, a long import), its output gathered as it comes. */
