@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { pipeTasklane, tasklane } from './support/cli.js'
+import { pipeTasklane, tasklaneInProcess } from './support/cli.js'
 import { type CliTestServer, startServer } from './support/server.js'
 
 let server: CliTestServer
@@ -28,7 +28,10 @@ function file(name: string, lines: readonly string[]): string {
 
 /** Every task on the server, through `tasklane export`. */
 async function exported(tag?: string): Promise<{ id: number; name: string; tag?: string }[]> {
-  const result = await tasklane(['export', ...(tag === undefined ? [] : ['--tag', tag])], env)
+  const result = await tasklaneInProcess(
+    ['export', ...(tag === undefined ? [] : ['--tag', tag])],
+    env,
+  )
   expect(result.status).toBe(0)
   return result.stdout
     .split('\n')
@@ -60,7 +63,7 @@ describe('tasklane import', () => {
       '{"name":"extra","tag":"mixed","done":true}',
       '{"name":"last","tag":"mixed"}',
     ])
-    const result = await tasklane(['import', path, '--concurrency', '1'], env)
+    const result = await tasklaneInProcess(['import', path, '--concurrency', '1'], env)
     expect(result.status).toBe(1)
     expect(result.stdout).toBe('Read 9 lines: 3 tasks created, 0 already imported, 4 refused.\n')
     const reported = result.stderr.trimEnd().split('\n').sort()
@@ -81,10 +84,10 @@ describe('tasklane import', () => {
   it('creates nothing twice when run again, and a line repeated at another place is a task of its own', async () => {
     const lines = ['{"name":"same","tag":"again"}', '{"name":"other","tag":"again"}']
     const path = file('again.ndjson', [...lines, lines[0] as string])
-    const first = await tasklane(['import', path, '--json'], env)
+    const first = await tasklaneInProcess(['import', path, '--json'], env)
     expect(first.status).toBe(0)
     expect(JSON.parse(first.stdout)).toEqual({ lines: 3, created: 3, replayed: 0, failed: 0 })
-    const second = await tasklane(['import', path, '--json'], env)
+    const second = await tasklaneInProcess(['import', path, '--json'], env)
     expect(second.status).toBe(0)
     expect(JSON.parse(second.stdout)).toEqual({ lines: 3, created: 0, replayed: 3, failed: 0 })
     // Sent at once, they commit in any order.
@@ -101,8 +104,8 @@ describe('tasklane import', () => {
       '{"name":"piped 🚀 two"}',
       '{"name":"piped one","tag":"pipe"}',
     ]
-    await tasklane(['import', file('pipe.ndjson', lines), '--concurrency', '1'], env)
-    const source = (await tasklane(['export'], env)).stdout
+    await tasklaneInProcess(['import', file('pipe.ndjson', lines), '--concurrency', '1'], env)
+    const source = (await tasklaneInProcess(['export'], env)).stdout
     const target = await startServer()
     try {
       const copy = () =>
@@ -124,7 +127,7 @@ describe('tasklane import', () => {
         failed: 0,
       })
       // An empty server given the tasks one at a time in id order: the same ids too.
-      const copied = await tasklane(['export'], { TASKLANE_URL: target.url })
+      const copied = await tasklaneInProcess(['export'], { TASKLANE_URL: target.url })
       expect(essentials(copied.stdout)).toEqual(essentials(source))
 
       const again = await copy()
@@ -135,7 +138,7 @@ describe('tasklane import', () => {
         replayed: count,
         failed: 0,
       })
-      const unchanged = await tasklane(['export'], { TASKLANE_URL: target.url })
+      const unchanged = await tasklaneInProcess(['export'], { TASKLANE_URL: target.url })
       expect(essentials(unchanged.stdout)).toEqual(essentials(source))
     } finally {
       await target.close()
@@ -146,11 +149,11 @@ describe('tasklane import', () => {
     const guarded = await startServer({ API_TOKEN: 'import-token' })
     try {
       const path = file('guarded.ndjson', ['{"name":"a"}', '{"name":"b"}'])
-      const result = await tasklane(['import', path], { TASKLANE_URL: guarded.url })
+      const result = await tasklaneInProcess(['import', path], { TASKLANE_URL: guarded.url })
       expect(result.status).toBe(1)
       expect(result.stderr).toContain('(HTTP 401')
       const withToken = { TASKLANE_URL: guarded.url, TASKLANE_TOKEN: 'import-token' }
-      const done = await tasklane(['import', path, '--json'], withToken)
+      const done = await tasklaneInProcess(['import', path, '--json'], withToken)
       expect(JSON.parse(done.stdout)).toEqual({ lines: 2, created: 2, replayed: 0, failed: 0 })
     } finally {
       await guarded.close()

@@ -209,14 +209,20 @@ describe('help and version', () => {
     ['export', 'Usage: tasklane export [--tag T] [--status S] [--url URL]'],
     ['import', 'Usage: tasklane import <file.ndjson> [--concurrency N] [--json] [--url URL]'],
   ])('prints the usage of %s with --help and with help <command>', async (command, usage) => {
-    const flag = await tasklane([command, '--help'])
+    const flag = await tasklaneInProcess([command, '--help'])
     expect(flag.status).toBe(0)
     expect(flag.stdout.split('\n')[0]).toBe(usage)
-    expect(await tasklane(['help', command])).toEqual(flag)
+    expect(await tasklaneInProcess(['help', command])).toEqual(flag)
+  })
+
+  it('prints a command’s usage from the built tasklane as from run()', async () => {
+    expect(await tasklane(['import', '--help'])).toEqual(
+      await tasklaneInProcess(['import', '--help']),
+    )
   })
 
   it('says in the help of watch that --after is a seq, not a task id', async () => {
-    const { stdout } = await tasklane(['watch', '--help'])
+    const { stdout } = await tasklaneInProcess(['watch', '--help'])
     expect(stdout).toMatch(/^ {6}--after SEQ +Start after change SEQ \(a seq, not a task id\)/m)
   })
 })
