@@ -10,8 +10,8 @@ export default defineConfig({
     ...testFiles(),
     // Builds the page once (vite build), so that the tests run on a fresh clone.
     globalSetup: ['test/global-setup.ts'],
-    // One Chromium at a time: each file checks that it left nothing in the run's TMPDIR,
-    // and two browsers on 2 cores slow each other past the tests' timeouts.
-    fileParallelism: false,
+    // Files run beside the other projects' files (with `fileParallelism: false` Vitest would
+    // hold them all back to a group of their own, after everything else); one Chromium at a
+    // time all the same, by the turn each file takes (test/support/browser-turn.ts).
   },
 })

@@ -3,6 +3,7 @@ import { freePort } from '@tasklane/testing/launch'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { hasChromium, launchChromium, openPage } from './support/browser.js'
+import { takeBrowserTurn } from './support/browser-turn.js'
 import { Recording } from './support/recording.js'
 import { type PageServer, startServer } from './support/server.js'
 import {
@@ -16,6 +17,8 @@ import {
 } from './support/tasks.js'
 
 let browser: Browser
+/** Gives the Chromium turn back (support/browser-turn.ts). */
+let giveBackTurn = () => {}
 let server: PageServer
 let api: Api
 
@@ -59,13 +62,18 @@ const refused = (what: string) =>
 
 describe.runIf(hasChromium)('the page, live', { timeout: 90_000 }, () => {
   beforeAll(async () => {
+    giveBackTurn = await takeBrowserTurn()
     ;[browser, server] = await Promise.all([launchChromium(), startServer()])
     api = new Api(server.url)
-  }, 90_000)
+  }, 300_000)
 
   afterAll(async () => {
-    await browser?.close()
-    await server?.close()
+    try {
+      await browser?.close()
+      await server?.close()
+    } finally {
+      giveBackTurn()
+    }
   })
 
   it('follows another tab: a tick, a rename, a delete and a new task show without reload', async () => {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { hasChromium, launchChromium, openPage, seriousViolations } from './support/browser.js'
+import { takeBrowserTurn } from './support/browser-turn.js'
 import { type PageServer, startServer } from './support/server.js'
 
 interface Task {
@@ -14,6 +15,8 @@ interface Task {
 }
 
 let browser: Browser
+/** Gives the Chromium turn back (support/browser-turn.ts). */
+let giveBackTurn = () => {}
 let server: PageServer
 
 /** Creates a task through the API, as another user of the server would. */
@@ -63,15 +66,21 @@ async function filterBy(page: Page, tag: string): Promise<void> {
 
 describe.runIf(hasChromium)('the web page at / in Chromium', { timeout: 60_000 }, () => {
   beforeAll(async () => {
+    giveBackTurn = await takeBrowserTurn()
     ;[browser, server] = await Promise.all([launchChromium(), startServer()])
-  }, 90_000)
+  }, 300_000)
 
   afterAll(async () => {
-    await browser?.close()
-    await server?.close()
-    // TMPDIR is this run's own (global-setup.ts): nothing may be left in it but tsx's
-    // compile cache (tsx-<uid>), which the servers started from their sources keep there.
-    expect(readdirSync(tmpdir()).filter((name) => !name.startsWith('tsx-'))).toEqual([])
+    try {
+      await browser?.close()
+      await server?.close()
+      // TMPDIR is this run's own (global-setup.ts): nothing may be left in it but tsx's
+      // compile cache (tsx-<uid>), which the servers started from their sources keep
+      // there. Checked before the turn is given back, while no other file has a browser.
+      expect(readdirSync(tmpdir()).filter((name) => !name.startsWith('tsx-'))).toEqual([])
+    } finally {
+      giveBackTurn()
+    }
   })
 
   it('creates a task through the form and shows it at the top of the list', async () => {

@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { hasChromium, launchChromium, openPage, seriousViolations } from './support/browser.js'
+import { takeBrowserTurn } from './support/browser-turn.js'
 import { type PageServer, startServer } from './support/server.js'
 import {
   Api,
@@ -14,6 +15,8 @@ import {
 } from './support/tasks.js'
 
 let browser: Browser
+/** Gives the Chromium turn back (support/browser-turn.ts). */
+let giveBackTurn = () => {}
 let server: PageServer
 let api: Api
 
@@ -33,13 +36,18 @@ const refused = (status: number) =>
 
 describe.runIf(hasChromium)('each task’s controls, by keyboard alone', { timeout: 60_000 }, () => {
   beforeAll(async () => {
+    giveBackTurn = await takeBrowserTurn()
     ;[browser, server] = await Promise.all([launchChromium(), startServer()])
     api = new Api(server.url)
-  }, 90_000)
+  }, 300_000)
 
   afterAll(async () => {
-    await browser?.close()
-    await server?.close()
+    try {
+      await browser?.close()
+      await server?.close()
+    } finally {
+      giveBackTurn()
+    }
   })
 
   it('marks a task done and open again with Space on its checkbox; done ones are struck through', async () => {
