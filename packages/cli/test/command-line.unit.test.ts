@@ -6,9 +6,9 @@ import { commandHelp } from '../src/command-line/help.js'
 import { parseCommandLine } from '../src/command-line/parse-command-line.js'
 import { knownFlags } from '../src/command-line/tokenize.js'
 import { COMMANDS } from '../src/commands/index.js'
-import type { Output } from '../src/context.js'
 import { run } from '../src/run.js'
 import { UsageError } from '../src/usage-error.js'
+import { collected } from './support/cli.js'
 
 /** What the commands given to `run` below were asked to do. */
 const calls: unknown[] = []
@@ -166,23 +166,12 @@ describe('the command specs', () => {
 })
 
 describe('run, given its input and output', () => {
-  /** An Output that keeps what is written. */
-  function collect(): Output & { text: string } {
-    return {
-      text: '',
-      write(chunk: string) {
-        this.text += chunk
-        return true
-      },
-      once: () => undefined,
-    }
-  }
   const environment = (argv: string[]) => ({
     argv,
     env: { TASKLANE_URL: 'http://127.0.0.1:9' },
     stdin: Readable.from([]),
-    stdout: collect(),
-    stderr: collect(),
+    stdout: collected(),
+    stderr: collected(),
     signal: new AbortController().signal,
     version: '9.9.9',
     commands,

@@ -41,7 +41,7 @@ export async function tasklane(
 }
 
 /** An output stream of `run()` that keeps what is written: a pipe, never a terminal. */
-function collected(): Output & { text: string } {
+export function collected(): Output & { text: string } {
   return {
     text: '',
     write(chunk: string) {
