@@ -35,6 +35,11 @@ export interface Subscription {
   untilEvents(count: number, timeoutMs?: number): Promise<FeedEvent[]>
   /** Resolves once `count` comments have arrived. */
   untilComments(count: number, timeoutMs?: number): Promise<void>
+  /**
+   * Resolves once the feed has said it has read every change up to `seq` (a `: seq n`
+   * comment with n ≥ seq), whether or not any of them was an event for this view.
+   */
+  untilSeq(seq: number, timeoutMs?: number): Promise<void>
   /** Settles when the connection has gone: 'end' if the response was complete, else 'aborted'. */
   readonly ended: Promise<'end' | 'aborted'>
   /** Stops reading (the socket's buffers fill, then the server's writes wait). */
@@ -159,6 +164,16 @@ export function subscribe(
             () => blocks.filter((block) => block.kind === 'comment').length >= count,
             timeoutMs,
             `${count} comments on the feed`,
+          ),
+        untilSeq: (seq, timeoutMs = 10_000) =>
+          until(
+            () =>
+              blocks.some(
+                (block) =>
+                  block.kind === 'comment' && Number(/^: seq (\d+)$/.exec(block.text)?.[1]) >= seq,
+              ),
+            timeoutMs,
+            `a ": seq ${seq}" (or later) on the feed`,
           ),
         ended,
         pause: () => response.pause(),
