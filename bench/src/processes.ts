@@ -57,11 +57,15 @@ export async function startServer(options: {
   return { ...server, name }
 }
 
-/** Clock ticks a second, in which /proc/<pid>/stat counts CPU time (getconf CLK_TCK; 100 on Linux). */
-const TICKS_PER_SECOND = (() => {
-  const ticks = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout)
-  return Number.isFinite(ticks) && ticks > 0 ? ticks : 100
-})()
+/** Clock ticks a second, in which /proc/<pid>/stat counts CPU time (getconf CLK_TCK; 100 on Linux), asked once when first needed. */
+let ticksPerSecond: number | undefined
+function clockTicks(): number {
+  if (ticksPerSecond === undefined) {
+    const ticks = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout)
+    ticksPerSecond = Number.isFinite(ticks) && ticks > 0 ? ticks : 100
+  }
+  return ticksPerSecond
+}
 
 /**
  * CPU time a process has used so far, user and system, in µs (/proc/<pid>/stat), or NaN
@@ -75,7 +79,7 @@ export function cpuMicrosOf(pid: number): number {
     // Fields after the command name (which may hold spaces), from field 3 (state) on.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
     const [utime, stime] = [Number(fields[11]), Number(fields[12])]
-    return ((utime + stime) * 1e6) / TICKS_PER_SECOND
+    return ((utime + stime) * 1e6) / clockTicks()
   } catch {
     return Number.NaN
   }
