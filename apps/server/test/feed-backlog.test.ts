@@ -23,7 +23,7 @@ beforeAll(async () => {
       ...storage,
       changesAfter: async (after, limit) => {
         const changes = await storage.changesAfter(after, limit)
-        read += changes.length
+        read += changes.value.length
         return changes
       },
     }),

@@ -16,7 +16,7 @@ describe('the change feed and its connections', () => {
       const storage = {
         newestSeq: () => new Promise<number>((resolve) => (answer = resolve)),
         onCommitted: () => () => {},
-        changesAfter: async () => [],
+        changesAfter: async () => ({ value: [], seq: 0 }),
       } as unknown as Storage
       const log = { warn: () => {} } as never
       const feed = new Feed(storage, { maxSubscribers: 10, log })

@@ -1,6 +1,7 @@
 import type { Task } from '@tasklane/contract'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Storage } from '../src/storage/index.js'
 import { type FeedEvent, subscribe } from './support/events.js'
 import { createTask, deleteTask, get, patchRaw, patchTask, seqOf } from './support/http.js'
 import { Replica } from './support/replica.js'
@@ -196,6 +197,41 @@ describe('GET /tasks/events with a tag or status keeps the view exact', () => {
       ])
     } finally {
       feed.close()
+    }
+  })
+
+  it('live: a task that left the view in a change superseded before the feed read it comes as deleted, even with another change between', async () => {
+    // The feed's reads wait at a gate: three changes commit before one read sees them all.
+    let gate: Promise<void> | undefined
+    const gated = await startServer({
+      wrapStorage: (storage: Storage): Storage => ({
+        ...storage,
+        changesAfter: async (after, limit) => {
+          await gate
+          return storage.changesAfter(after, limit)
+        },
+      }),
+    })
+    const start = seqOf(await get(gated, '/tasks?limit=0'))
+    const held = await createTask(gated, { name: 'held', tag: 'red' })
+    const feed = await subscribe(gated, `/tasks/events?after=${start}&tag=red`)
+    try {
+      await feed.untilSeq(start + 1)
+      let open = () => {}
+      gate = new Promise((resolve) => (open = resolve))
+      // It leaves the view (never sent: superseded), another task changes, it changes again.
+      await patchTask(gated, held.id, { tag: 'blue' })
+      await createTask(gated, { name: 'between', tag: 'blue' })
+      const renamed = await patchTask(gated, held.id, { name: 'renamed' })
+      open()
+      await feed.untilSeq(start + 4)
+      expect(feed.events).toEqual([
+        { type: 'created', seq: start + 1, task: held },
+        { type: 'deleted', seq: start + 4, task: { id: held.id, version: renamed.version } },
+      ])
+    } finally {
+      feed.close()
+      await gated.close()
     }
   })
 

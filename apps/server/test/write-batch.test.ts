@@ -123,9 +123,10 @@ describe.each(storages)('storage.write on %s', (_, open) => {
       written({ ...changed, name: 'renamed', status: 'done', tag: 'new', version: 4 }, base + 3),
     ])
     expect((await storage.findTask(task.id)).value).toEqual(taskOf(outcomes[2]))
-    // The feed reads one change for the task: its latest.
+    // The feed reads one change for the task: its latest, and the newest seq with it.
     const changes = await storage.changesAfter(base, 10)
-    expect(changes).toEqual([
+    expect(changes.seq).toBe(base + 3)
+    expect(changes.value).toEqual([
       {
         seq: base + 3,
         id: task.id,
@@ -143,7 +144,7 @@ describe.each(storages)('storage.write on %s', (_, open) => {
     await createOne('another task since')
     const [outcome] = await write([update(task.id, { name: 'same', tag: 't', status: 'open' })])
     expect(outcome).toEqual(written(task, seq, false))
-    expect(await storage.changesAfter(seq, 10)).toHaveLength(1)
+    expect((await storage.changesAfter(seq, 10)).value).toHaveLength(1)
   })
 
   it('deletes a task: no task answered, a new seq, gone from reads, a tombstone in the feed', async () => {
@@ -153,7 +154,7 @@ describe.each(storages)('storage.write on %s', (_, open) => {
     expect(deleted).toEqual(written(undefined, base + 1))
     expect((await storage.findTask(task.id)).value).toBeUndefined()
     expect((await storage.listTasks({ after: task.id - 1 }, 10)).value).toEqual([])
-    expect(await storage.changesAfter(base, 10)).toEqual([
+    expect((await storage.changesAfter(base, 10)).value).toEqual([
       {
         seq: base + 1,
         id: task.id,

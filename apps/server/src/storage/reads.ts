@@ -3,7 +3,7 @@ import { type Compilable, type Kysely, sql } from 'kysely'
 import { type CompiledShape, compileShape, parametersOf, type RunQuery } from './compiled-query.js'
 import type { RowStatus, Schema } from './schema.js'
 import { type AtSeq, type Change, closed, type ListFilter, type Snapshot } from './storage.js'
-import { type ChangeRow, TASK_COLUMNS, type TaskRow, toTask } from './task-row.js'
+import { CHANGE_COLUMNS, type ChangeRow, TASK_COLUMNS, type TaskRow, toTask } from './task-row.js'
 
 type Db = Kysely<Schema>
 
@@ -179,18 +179,32 @@ export class Reads {
     return Number(row?.seq ?? 0)
   }
 
-  /** Up to `limit` rows whose latest change has a seq above `after`, by seq: the change feed. */
-  async changesAfter(after: number, limit: number): Promise<Change[]> {
+  /**
+   * Up to `limit` rows whose latest change has a seq above `after`, by seq: the change feed;
+   * and the newest seq of the same snapshot (every change up to it was visible to the read,
+   * none after it), in one statement.
+   */
+  async changesAfter(after: number, limit: number): Promise<AtSeq<Change[]>> {
     const shape = this.#shapes.get('changes', (db, value) =>
       db
-        .selectFrom('tasks')
-        .select([...TASK_COLUMNS, 'seq', 'prev_seq', 'prev_tag', 'prev_status'])
-        .where('seq', '>', value('after'))
-        .orderBy('seq')
-        .limit(value('limit')),
+        .selectFrom(newestSeq(db))
+        .leftJoin(
+          db
+            .selectFrom('tasks')
+            .select(CHANGE_COLUMNS)
+            .where('seq', '>', value('after'))
+            .orderBy('seq')
+            .limit(value('limit'))
+            .as('c'),
+          (join) => join.onTrue(),
+        )
+        .select(['s.newest', ...CHANGE_COLUMNS.map((column) => `c.${column}` as const)])
+        .orderBy('c.seq'),
     )
-    const rows = await this.#execute<ChangeRow>(shape, { after, limit })
-    return rows.map(toChange)
+    const rows = await this.#execute<WithNewest<ChangeRow>>(shape, { after, limit })
+    const changes: Change[] = []
+    for (const row of rows) if (row.id !== null) changes.push(toChange(row as ChangeRow))
+    return { value: changes, seq: Number(rows[0]?.newest ?? 0) }
   }
 
   /** How many live tasks there are. */

@@ -160,8 +160,12 @@ export interface Storage {
    * callers at once are shared, never one that started before the caller asked).
    */
   newestSeq(): Promise<number>
-  /** Up to `limit` tasks whose latest change has a seq above `after`, ascending by seq. */
-  changesAfter(after: number, limit: number): Promise<Change[]>
+  /**
+   * Up to `limit` tasks whose latest change has a seq above `after`, ascending by seq, and
+   * the newest seq of the snapshot they were read in: every change up to it was visible to
+   * the read, so a change with a greater seq was committed after it.
+   */
+  changesAfter(after: number, limit: number): Promise<AtSeq<Change[]>>
   /**
    * Calls `listener` with a new high-water seq whenever the changes up to it are known to be
    * committed, by this server or (PostgreSQL) any other on the database; returns the

@@ -31,6 +31,15 @@ export const TASK_COLUMNS = [
   'updated_at',
 ] as const
 
+/** The columns of a ChangeRow, in the order the change feed selects them. */
+export const CHANGE_COLUMNS = [
+  ...TASK_COLUMNS,
+  'seq',
+  'prev_seq',
+  'prev_tag',
+  'prev_status',
+] as const
+
 /** A millisecond timestamp as the API writes it: RFC 3339, UTC, with milliseconds. */
 export const timestamp = (ms: number): string => new Date(ms).toISOString()
 

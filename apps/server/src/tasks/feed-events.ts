@@ -7,15 +7,19 @@ export interface FeedFilter {
   readonly status?: 'open' | 'done' | undefined
 }
 
-/** Where a subscriber stands when it meets a change. */
+/** Where a subscriber stands when a read of changes comes back. */
 export interface Position {
-  /** Every change up to here has been sent (or was in the listing the client started from). */
+  /**
+   * Where the read started: every change up to here has been sent (or was in the listing
+   * the client started from), each task at the change that was its latest when read.
+   */
   readonly cursor: number
   /**
-   * The newest seq when the subscription began: changes up to it are the backlog, which a
-   * filtered view cannot know the earlier state of; later ones are live.
+   * The newest seq the previous read could see (for the first, the newest when the
+   * subscription began). A change above it was committed after every read before this one,
+   * so the change before it, if at or below `cursor`, is the state this subscriber was sent.
    */
-  readonly liveFrom: number
+  readonly seen: number
 }
 
 const unfiltered = (filter: FeedFilter) => filter.tag === undefined && filter.status === undefined
@@ -30,23 +34,24 @@ function matches(filter: FeedFilter, tag: string | undefined, status: 'open' | '
 /**
  * What a change is for one subscriber's view, or undefined when the view does not see it.
  * Unfiltered: deleted, or created (the change made the task) or updated. Filtered, the view
- * stays exact (a Kubernetes watch with a selector): in the backlog, a task that matches is
- * created or updated and one that does not is deleted (the view cannot know whether it
- * matched before); live, where the subscriber holds the task's state before the change
- * (`prevSeq` at or below its cursor), a task that starts matching is created, one that
- * stops is deleted, one that never matched is not sent; where it does not (several changes
- * were compacted into one), as in the backlog.
+ * stays exact (a Kubernetes watch with a selector). Where the subscriber holds the task's
+ * state before the change (the change was committed after the previous read, `seen`, and
+ * the change before it was read already, at or below `cursor`), a task that starts matching
+ * is created, one that stops is deleted, one that never matched is not sent. Otherwise (the
+ * backlog, or a change that superseded others this subscriber never read) the view cannot
+ * know whether it held the task: one that matches is created or updated, one that does not
+ * is deleted.
  */
 export function changeType(
   change: Change,
   filter: FeedFilter,
-  { cursor, liveFrom }: Position,
+  { cursor, seen }: Position,
 ): ChangeType | undefined {
   const upsert = change.prevSeq === 0 ? 'created' : 'updated'
   if (unfiltered(filter)) return change.task === undefined ? 'deleted' : upsert
   const now = change.task !== undefined && matches(filter, change.task.tag, change.task.status)
   const before =
-    change.seq > liveFrom && change.prevSeq <= cursor
+    change.seq > seen && change.prevSeq <= cursor
       ? change.prev !== undefined && matches(filter, change.prev.tag, change.prev.status)
       : undefined
   if (now) return before === false ? 'created' : upsert
@@ -62,18 +67,20 @@ export function changeEvent(change: Change, type: ChangeType): string {
   return `id: ${change.seq}\nevent: ${type}\ndata: ${data}\n\n`
 }
 
-/** The events of `changes` (ascending seqs) for one view, from `position` on. */
+/**
+ * The events of `changes` (ascending seqs, one read) for one view at `position`. The read's
+ * start, not each change before it, tells what the subscriber holds: a change of the same
+ * read may lie between a task's change and the one it superseded, which was never sent.
+ */
 export function viewEvents(
   changes: readonly Change[],
   filter: FeedFilter,
   position: Position,
 ): string {
   let text = ''
-  let cursor = position.cursor
   for (const change of changes) {
-    const type = changeType(change, filter, { cursor, liveFrom: position.liveFrom })
+    const type = changeType(change, filter, position)
     if (type !== undefined) text += changeEvent(change, type)
-    cursor = change.seq
   }
   return text
 }

@@ -21,11 +21,11 @@ interface Chunk {
   readonly changes: readonly Change[]
   readonly lastSeq: number
   /**
-   * The newest seq known committed when the query was sent: a short chunk holds every
-   * change up to it. A subscriber that joins a read in flight must go by this, not by what
-   * it knows itself, since the query may have started before the later commits.
+   * The newest seq of the snapshot the query read: a short chunk holds every change up to
+   * it. A subscriber that joins a read in flight must go by this, not by what it knows
+   * itself, since the query may have started before the later commits.
    */
-  readonly mark: number
+  readonly newest: number
   /** The events for an unfiltered view, written once for every subscriber that has one. */
   unfiltered?: string
 }
@@ -58,9 +58,10 @@ interface Source {
 class Subscription extends Readable {
   readonly #source: Source
   readonly #filter: FeedFilter
-  readonly #liveFrom: number
   /** Every change up to here has been sent (or skipped, not being in the view). */
   #cursor: number
+  /** The newest seq the last read could see; at first, the newest when it subscribed. */
+  #seen: number
   /** The last read came back full: more may follow at once, whatever storage announced. */
   #more = true
   /** The seq of the last `: seq` comment sent (see #pump); -1 before the first. */
@@ -69,12 +70,12 @@ class Subscription extends Readable {
   #reading = false
   #ended = false
 
-  constructor(source: Source, after: number, liveFrom: number, filter: FeedFilter) {
+  constructor(source: Source, after: number, newest: number, filter: FeedFilter) {
     super()
     this.#source = source
     this.#filter = filter
     this.#cursor = after
-    this.#liveFrom = liveFrom
+    this.#seen = newest
     // Sends the headers now: the client knows the subscription stands.
     this.push(KEEP_ALIVE)
   }
@@ -111,7 +112,7 @@ class Subscription extends Readable {
     if (unfiltered && chunk.unfiltered !== undefined) return chunk.unfiltered
     const text = viewEvents(chunk.changes, this.#filter, {
       cursor: this.#cursor,
-      liveFrom: this.#liveFrom,
+      seen: this.#seen,
     })
     if (unfiltered) chunk.unfiltered = text
     return text
@@ -127,7 +128,8 @@ class Subscription extends Readable {
         if (this.#ended) return
         const text = this.#events(chunk)
         this.#more = chunk.changes.length === CHUNK
-        this.#cursor = this.#more ? chunk.lastSeq : Math.max(chunk.lastSeq, chunk.mark)
+        this.#cursor = this.#more ? chunk.lastSeq : Math.max(chunk.lastSeq, chunk.newest)
+        this.#seen = Math.max(this.#seen, chunk.newest)
         // Caught up: the events sent so far give the view as it was at the cursor. Said as a
         // comment (which every SSE client ignores), so that one that applies the events to
         // a copy knows when its copy is exact, and at which seq.
@@ -234,11 +236,10 @@ export class Feed implements Source {
   read(after: number): Promise<Chunk> {
     let chunk = this.#reads.get(after)
     if (chunk === undefined) {
-      const mark = this.#newest
-      chunk = this.#storage.changesAfter(after, CHUNK).then((changes) => ({
+      chunk = this.#storage.changesAfter(after, CHUNK).then(({ value: changes, seq }) => ({
         changes,
         lastSeq: changes.at(-1)?.seq ?? after,
-        mark,
+        newest: seq,
       }))
       this.#reads.set(after, chunk)
       const forget = () => this.#reads.delete(after)
