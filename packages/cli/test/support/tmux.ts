@@ -28,7 +28,10 @@ export function shellQuote(word: string): string {
   return `'${word.replaceAll("'", "'\\''")}'`
 }
 
-/** Starts nothing yet: each `run` opens a session on this terminal's own tmux socket. */
+/**
+ * Starts nothing yet: each `run` opens a session on this terminal's own tmux socket, the
+ * first one starting its server; `close` ends the server and every session with it.
+ */
 export function openTerminal(): Terminal {
   const dir = mkdtempSync(join(tmpdir(), 'tasklane-tmux-'))
   const socket = join(dir, 'socket')
@@ -59,7 +62,8 @@ export function openTerminal(): Terminal {
         },
         60_000,
       )
-      await tmux('kill-session', '-t', session)
+      // The session stays until close(): a tmux server exits with its last session, and the
+      // next run's new-session could reach it while it exits ("server exited unexpectedly").
       const end = screen.findIndex((line) => line.startsWith(DONE))
       return {
         screen: screen.slice(0, end),
