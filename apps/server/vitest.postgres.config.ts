@@ -20,8 +20,7 @@ export default defineConfig({
     env: { TASKLANE_TEST_DATABASE: 'postgres' },
     // The build of vitest.config.ts, then a check that PostgreSQL is up.
     globalSetup: ['test/support/global-setup.ts', 'test/support/global-setup-postgres.ts'],
-    // The tests' own waits (a feed's events, a server's line) allow up to 10 s; Vitest's 5 s
-    // default cut one short on a loaded 2-core machine (a feed test on PostgreSQL, Node 24).
+    // As in vitest.config.ts: past the tests' own waits of up to 10 s.
     testTimeout: 15_000,
   },
 })

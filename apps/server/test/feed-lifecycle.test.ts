@@ -17,9 +17,9 @@ afterAll(async () => {
   await server?.close()
 })
 
-/** The newest seq now, read off an empty page. */
-async function newestSeq(): Promise<number> {
-  return seqOf(await get(server, '/tasks?limit=0'))
+/** The newest seq now on `target` (the file's server by default), read off an empty page. */
+async function newestSeq(target: TestServer = server): Promise<number> {
+  return seqOf(await get(target, '/tasks?limit=0'))
 }
 
 /** Events as `[type, id]` pairs, for comparing which changes came. */
@@ -212,7 +212,7 @@ describe('GET /tasks/events with a tag or status keeps the view exact', () => {
         },
       }),
     })
-    const start = seqOf(await get(gated, '/tasks?limit=0'))
+    const start = await newestSeq(gated)
     const held = await createTask(gated, { name: 'held', tag: 'red' })
     const feed = await subscribe(gated, `/tasks/events?after=${start}&tag=red`)
     try {

@@ -2,8 +2,8 @@ import { createClient } from '@tasklane/client'
 import { freePort } from '@tasklane/testing/launch'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { hasChromium, launchChromium, openPage } from './support/browser.js'
-import { takeBrowserTurn } from './support/browser-turn.js'
+import { hasChromium, openPage } from './support/browser.js'
+import { type BrowserSession, startBrowserSession } from './support/browser-session.js'
 import { Recording } from './support/recording.js'
 import { type PageServer, startServer } from './support/server.js'
 import {
@@ -17,8 +17,8 @@ import {
 } from './support/tasks.js'
 
 let browser: Browser
-/** Gives the Chromium turn back (support/browser-turn.ts). */
-let giveBackTurn = () => {}
+/** This file's Chromium and server, in its turn (support/browser-session.ts). */
+let session: BrowserSession | undefined
 let server: PageServer
 let api: Api
 
@@ -62,19 +62,12 @@ const refused = (what: string) =>
 
 describe.runIf(hasChromium)('the page, live', { timeout: 90_000 }, () => {
   beforeAll(async () => {
-    giveBackTurn = await takeBrowserTurn()
-    ;[browser, server] = await Promise.all([launchChromium(), startServer()])
+    session = await startBrowserSession()
+    ;({ browser, server } = session)
     api = new Api(server.url)
   }, 300_000)
 
-  afterAll(async () => {
-    try {
-      await browser?.close()
-      await server?.close()
-    } finally {
-      giveBackTurn()
-    }
-  })
+  afterAll(() => session?.close())
 
   it('follows another tab: a tick, a rename, a delete and a new task show without reload', async () => {
     const [plants, plumber, report] = [

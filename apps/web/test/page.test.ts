@@ -4,8 +4,8 @@ import { readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { hasChromium, launchChromium, openPage, seriousViolations } from './support/browser.js'
-import { takeBrowserTurn } from './support/browser-turn.js'
+import { hasChromium, openPage, seriousViolations } from './support/browser.js'
+import { type BrowserSession, startBrowserSession } from './support/browser-session.js'
 import { type PageServer, startServer } from './support/server.js'
 
 interface Task {
@@ -15,8 +15,8 @@ interface Task {
 }
 
 let browser: Browser
-/** Gives the Chromium turn back (support/browser-turn.ts). */
-let giveBackTurn = () => {}
+/** This file's Chromium and server, in its turn (support/browser-session.ts). */
+let session: BrowserSession | undefined
 let server: PageServer
 
 /** Creates a task through the API, as another user of the server would. */
@@ -66,22 +66,18 @@ async function filterBy(page: Page, tag: string): Promise<void> {
 
 describe.runIf(hasChromium)('the web page at / in Chromium', { timeout: 60_000 }, () => {
   beforeAll(async () => {
-    giveBackTurn = await takeBrowserTurn()
-    ;[browser, server] = await Promise.all([launchChromium(), startServer()])
+    session = await startBrowserSession()
+    ;({ browser, server } = session)
   }, 300_000)
 
-  afterAll(async () => {
-    try {
-      await browser?.close()
-      await server?.close()
+  afterAll(() =>
+    session?.close(() => {
       // TMPDIR is this run's own (global-setup.ts): nothing may be left in it but tsx's
       // compile cache (tsx-<uid>), which the servers started from their sources keep
       // there. Checked before the turn is given back, while no other file has a browser.
       expect(readdirSync(tmpdir()).filter((name) => !name.startsWith('tsx-'))).toEqual([])
-    } finally {
-      giveBackTurn()
-    }
-  })
+    }),
+  )
 
   it('creates a task through the form and shows it at the top of the list', async () => {
     const { page, errors } = await openPage(browser, server.url)

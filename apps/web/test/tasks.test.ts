@@ -1,8 +1,8 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { hasChromium, launchChromium, openPage, seriousViolations } from './support/browser.js'
-import { takeBrowserTurn } from './support/browser-turn.js'
-import { type PageServer, startServer } from './support/server.js'
+import { hasChromium, openPage, seriousViolations } from './support/browser.js'
+import { type BrowserSession, startBrowserSession } from './support/browser-session.js'
+import type { PageServer } from './support/server.js'
 import {
   Api,
   focused,
@@ -15,8 +15,8 @@ import {
 } from './support/tasks.js'
 
 let browser: Browser
-/** Gives the Chromium turn back (support/browser-turn.ts). */
-let giveBackTurn = () => {}
+/** This file's Chromium and server, in its turn (support/browser-session.ts). */
+let session: BrowserSession | undefined
 let server: PageServer
 let api: Api
 
@@ -36,19 +36,12 @@ const refused = (status: number) =>
 
 describe.runIf(hasChromium)('each task’s controls, by keyboard alone', { timeout: 60_000 }, () => {
   beforeAll(async () => {
-    giveBackTurn = await takeBrowserTurn()
-    ;[browser, server] = await Promise.all([launchChromium(), startServer()])
+    session = await startBrowserSession()
+    ;({ browser, server } = session)
     api = new Api(server.url)
   }, 300_000)
 
-  afterAll(async () => {
-    try {
-      await browser?.close()
-      await server?.close()
-    } finally {
-      giveBackTurn()
-    }
-  })
+  afterAll(() => session?.close())
 
   it('marks a task done and open again with Space on its checkbox; done ones are struck through', async () => {
     const first = await api.create({ name: 'Tick me', tag: 'tick' })

@@ -77,12 +77,18 @@ const newestSeq = (db: Db) =>
     .select((eb) => eb.fn.max('seq').as('newest'))
     .as('s')
 
-/** A listed row with the snapshot's newest seq joined: its task, if the row holds one. */
-function rowsAtSeq(rows: readonly WithNewest<TaskRow>[]): AtSeq<Task[]> {
+/**
+ * Rows read with the snapshot's newest seq joined (one row of nulls when none matched):
+ * each row that holds one, as `convert` makes it, and that seq.
+ */
+function rowsAtSeq<Row extends TaskRow, T>(
+  rows: readonly WithNewest<Row>[],
+  convert: (row: Row) => T,
+): AtSeq<T[]> {
   const seq = Number(rows[0]?.newest ?? 0)
-  const tasks: Task[] = []
-  for (const row of rows) if (row.id !== null) tasks.push(toTask(row as TaskRow))
-  return { value: tasks, seq }
+  const values: T[] = []
+  for (const row of rows) if (row.id !== null) values.push(convert(row as Row))
+  return { value: values, seq }
 }
 
 function toChange(row: ChangeRow): Change {
@@ -149,6 +155,7 @@ export class Reads {
     )
     return rowsAtSeq(
       await this.#execute<WithNewest<TaskRow>>(shape, { ...filterValues(filter), limit }),
+      toTask,
     )
   }
 
@@ -201,10 +208,7 @@ export class Reads {
         .select(['s.newest', ...CHANGE_COLUMNS.map((column) => `c.${column}` as const)])
         .orderBy('c.seq'),
     )
-    const rows = await this.#execute<WithNewest<ChangeRow>>(shape, { after, limit })
-    const changes: Change[] = []
-    for (const row of rows) if (row.id !== null) changes.push(toChange(row as ChangeRow))
-    return { value: changes, seq: Number(rows[0]?.newest ?? 0) }
+    return rowsAtSeq(await this.#execute<WithNewest<ChangeRow>>(shape, { after, limit }), toChange)
   }
 
   /** How many live tasks there are. */

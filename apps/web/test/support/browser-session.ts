@@ -1,0 +1,39 @@
+import type { Browser } from 'playwright-core'
+import { launchChromium } from './browser.js'
+import { takeBrowserTurn } from './browser-turn.js'
+import { type PageServer, startServer } from './server.js'
+
+/** A test file's Chromium and server, started in its turn (browser-turn.ts). */
+export interface BrowserSession {
+  readonly browser: Browser
+  readonly server: PageServer
+  /**
+   * Closes both, then runs `whileHeld` (a check that no other file's browser may disturb),
+   * then gives the turn back, whatever failed.
+   */
+  close(whileHeld?: () => void): Promise<void>
+}
+
+/** Takes the Chromium turn, then starts Chromium and a server beside each other. */
+export async function startBrowserSession(): Promise<BrowserSession> {
+  const giveBack = await takeBrowserTurn()
+  try {
+    const [browser, server] = await Promise.all([launchChromium(), startServer()])
+    return {
+      browser,
+      server,
+      async close(whileHeld) {
+        try {
+          await browser.close()
+          await server.close()
+          whileHeld?.()
+        } finally {
+          giveBack()
+        }
+      },
+    }
+  } catch (error) {
+    giveBack()
+    throw error
+  }
+}
