@@ -517,7 +517,9 @@ async function main(): Promise<void> {
 
   // 5. The change feed's fan-out: 1,000 subscribers on a fresh server.
   log('change feed fan-out, 1,000 subscribers')
-  const feed = await seededSqliteServer('feed', smallTasks)
+  // Every subscriber comes from this one address: past the default 16 streams a client,
+  // the server would answer 429 (MAX_STREAMS_PER_CLIENT, issue 23's limit).
+  const feed = await seededSqliteServer('feed', smallTasks, { MAX_STREAMS_PER_CLIENT: '1000' })
   // Each task is a thousand deliveries: enough tasks that one slow moment is not the p99.
   partial.fanOut = await fanOut(feed.url, feed.pid, { subscribers: 1_000, tasks: quick ? 50 : 200 })
   await feed.stop()
