@@ -9,24 +9,26 @@ import fp from 'fastify-plugin'
  */
 export const MAX_WAITING_REQUESTS = 32
 
-/** The requests of one connection: whether one is being answered, and those behind it. */
+/** The requests of one connection: the reply being answered, if any, and those behind it. */
 interface Line {
-  busy: boolean
+  answering: FastifyReply | undefined
   awaitingDrain: boolean
   readonly waiting: (() => void)[]
 }
 
-const lines = new WeakMap<Socket, Line>()
+/** Each connection's line, kept on its socket (one property read a request, no map). */
+const LINE = Symbol('tasklane.pipelining')
+type LinedSocket = Socket & { [LINE]?: Line }
 
-function lineOf(socket: Socket): Line {
-  let line = lines.get(socket)
+function lineOf(socket: LinedSocket): Line {
+  let line = socket[LINE]
   if (line === undefined) {
-    const created: Line = { busy: false, awaitingDrain: false, waiting: [] }
+    const created: Line = { answering: undefined, awaitingDrain: false, waiting: [] }
     // Those still waiting were never started: nothing of theirs is open, nothing to close.
     socket.once('close', () => {
       created.waiting.length = 0
     })
-    lines.set(socket, created)
+    socket[LINE] = created
     line = created
   }
   return line
@@ -34,7 +36,7 @@ function lineOf(socket: Socket): Line {
 
 /** Starts the next waiting request once the socket has taken what the last one wrote. */
 function next(socket: Socket, line: Line): void {
-  if (line.busy || line.waiting.length === 0 || socket.destroyed) return
+  if (line.answering !== undefined || line.waiting.length === 0 || socket.destroyed) return
   if (socket.writableNeedDrain) {
     if (!line.awaitingDrain) {
       line.awaitingDrain = true
@@ -59,40 +61,44 @@ function next(socket: Socket, line: Line): void {
  * waiting request has done nothing yet; those still waiting when the connection closes
  * are dropped (Node never closes their responses, and a file stream opened for one of
  * them stayed open for good).
+ *
+ * A request that finds its line free (every request of a client that does not pipeline)
+ * costs a property read and two assignments: the line is given back by Fastify's
+ * onResponse, which its own listener on the response already calls when the response is
+ * written. A response that never finishes is one whose connection is gone, and the line
+ * with it.
  */
 export default fp(
   async function pipelining(app: FastifyInstance) {
     app.addHook('onRequest', (request, reply, done) => {
-      const socket = request.raw.socket
+      const socket = request.raw.socket as LinedSocket
       if (socket.destroyed) return
       const line = lineOf(socket)
-      const start = () => {
-        line.busy = true
-        release(reply, () => {
-          line.busy = false
-          next(socket, line)
-        })
-        done()
+      if (line.answering === undefined && line.waiting.length === 0 && !socket.writableNeedDrain) {
+        line.answering = reply
+        return done()
       }
-      if (!line.busy && line.waiting.length === 0 && !socket.writableNeedDrain) start()
-      else if (line.waiting.length < MAX_WAITING_REQUESTS) line.waiting.push(start)
-      else {
+      if (line.waiting.length < MAX_WAITING_REQUESTS) {
+        line.waiting.push(() => {
+          line.answering = reply
+          done()
+        })
+      } else {
         request.log.debug('too many pipelined requests waiting; closing the connection')
         socket.destroy()
       }
     })
+    app.addHook('onResponse', (request, reply, done) => {
+      const socket = request.raw.socket as LinedSocket
+      const line = socket[LINE]
+      // Only the reply that holds the line gives it back (a response sent before this
+      // plugin's hook ran, by the router's own errors, holds nothing).
+      if (line !== undefined && line.answering === reply) {
+        line.answering = undefined
+        next(socket, line)
+      }
+      done()
+    })
   },
   { name: 'pipelining' },
 )
-
-/** Calls `then` once, when the response is written or its connection gone. */
-function release(reply: FastifyReply, then: () => void): void {
-  let released = false
-  const once = () => {
-    if (released) return
-    released = true
-    then()
-  }
-  reply.raw.once('finish', once)
-  reply.raw.once('close', once)
-}

@@ -26,10 +26,13 @@ export const REDACTED_PATHS = SECRET_HEADERS.flatMap((name) => [
  */
 const SECRET_PARAMETER = /^[^=]*(token|key|password|passwd|secret|auth|signature)[^=]*$/i
 
+/** Whether any part of a query could be such a name: most queries are passed on unsplit. */
+const SECRET_WORD = /token|key|passw|secret|auth|signature/i
+
 /** `url` with the value of each query parameter named like a credential masked. */
 export function redactedUrl(url: string): string {
   const start = url.indexOf('?')
-  if (start === -1) return url
+  if (start === -1 || !SECRET_WORD.test(url)) return url
   const query = url
     .slice(start + 1)
     .split('&')
@@ -57,7 +60,8 @@ export default fp(
         ms: Math.round(reply.elapsedTime * 10) / 10,
         client: request.ip,
       }
-      if (request.log.level === 'debug' || request.log.level === 'trace') {
+      const level = request.log.level
+      if (level === 'debug' || level === 'trace') {
         request.log.info({ ...line, headers: request.headers }, 'request')
       } else request.log.info(line, 'request')
       done()
