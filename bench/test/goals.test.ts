@@ -10,7 +10,7 @@ describe('evaluateGoals', () => {
       ['≥ 0.90', '0.92', 'reached'],
       ['≤ 2', '1.13', 'reached'],
       // tail page at 50: 6,000 ÷ 12,000; p99 20 ÷ 8
-      ['≥ 0.60', '0.50', 'not reached'],
+      ['≥ 0.75', '0.50', 'not reached'],
       ['≤ 2', '2.50', 'not reached'],
       // durable POST at 50, then at 10
       ['≥ 0.60', '0.67', 'reached'],
@@ -20,6 +20,9 @@ describe('evaluateGoals', () => {
       // durable PATCH at 50: 6,000 ÷ 12,000; p99 10 ÷ 8
       ['≥ 0.55', '0.50', 'not reached'],
       ['≤ 2', '1.25', 'reached'],
+      // durable POST ÷ the perfectly batched limit, at 10 and 50
+      ['≥ 0.75', '0.40', 'not reached'],
+      ['≥ 0.75', '0.80', 'reached'],
       ['≤ 1.2', '1.10', 'reached'],
       ['≤ 1.2', '1.50', 'not reached'],
       ['≤ 64 MB', '40.0 MB', 'reached'],
@@ -30,11 +33,12 @@ describe('evaluateGoals', () => {
   })
 
   it('marks a figure that was not measured as pending', () => {
-    const { latency: _, sdk: __, fanOut: ___, ...rest } = fixture()
-    // Without the tail page at all: its two goals are pending too.
+    const { latency: _, sdk: __, fanOut: ___, batchedLimits: ____, ...rest } = fixture()
+    // Without the tail page at all: its two goals are pending too; so are the two shares
+    // of the batched limit.
     rest.load = rest.load.filter((scenario) => scenario.id !== 'tail')
     const goals = evaluateGoals(rest)
-    expect(goals.filter((goal) => goal.status === 'pending')).toHaveLength(6)
+    expect(goals.filter((goal) => goal.status === 'pending')).toHaveLength(8)
   })
 
   it('adds PostgreSQL goals, with its own targets, only when PostgreSQL was loaded', () => {
@@ -52,10 +56,13 @@ describe('evaluateGoals', () => {
       ['≤ 3', 'reached'],
       ['≥ 0.50', 'reached'],
       ['≤ 3', 'reached'],
-      ['≥ 0.25', 'not reached'],
+      ['≥ 0.30', 'not reached'],
       ['≤ 3', 'not reached'],
       ['≥ 0.45', 'reached'],
       ['≤ 3', 'reached'],
+      // No batched limit was computed for PostgreSQL in the fixture.
+      ['≥ 0.75', 'pending'],
+      ['≥ 0.75', 'pending'],
     ])
   })
 })
