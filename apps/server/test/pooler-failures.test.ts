@@ -105,10 +105,16 @@ async function expectUnavailable(server: TestServer): Promise<void> {
   }
 }
 
-/** Every request succeeds again (retrying while the server's pool reconnects, up to 10 s). */
+/**
+ * Every request succeeds again, retrying while the server's pool reconnects: up to 20 s,
+ * past the 10 s after which PostgreSQL ends a transaction left idle (the server's
+ * idle_in_transaction_session_timeout), the longest a write cut off mid-transaction can
+ * hold the write lock and, with it, the pool's connections. Once in CI, all requests
+ * still answered 503 10 s after PgBouncer's RESUME.
+ */
 async function expectServing(server: TestServer): Promise<void> {
   let statuses: number[] = []
-  for (let i = 0; i < 40; i++) {
+  for (let i = 0; i < 80; i++) {
     const responses = await Promise.all(everyRequest(server))
     statuses = responses.map((response) => response.status)
     for (const response of responses) await response.body?.cancel()
@@ -222,7 +228,7 @@ describe.runIf(throughPooler)(
         await pgbouncer.admin(`RESUME ${ALIAS}`)
       }
       await expectServing(server)
-    })
+    }, 40_000)
   },
 )
 
