@@ -45,7 +45,7 @@ async function countingServer(options: Parameters<typeof startServer>[0] = {}) {
       reads: counter.reads - before,
     }
   }
-  return { server, page }
+  return { server, page, reads: () => counter.reads }
 }
 
 /** What a page's tasks are and how many queries it took, for `toEqual`. */
@@ -167,6 +167,35 @@ describe('GET /tasks: a page is served from the cache only while nothing has cha
     const full = await page(`/tasks?limit=3&after=${tail.id}`)
     expect(full.tasks).toEqual(more.slice(0, 3))
     expect(full.link).toBe(`</tasks?limit=3&after=${more[2]?.id}>; rel="next"`)
+  })
+})
+
+describe('GET /tasks: a changed page is read once for the requests that ask for it together', () => {
+  let server: TestServer
+  let reads: () => number
+
+  beforeAll(async () => {
+    ;({ server, reads } = await countingServer())
+    for (const i of [1, 2, 3]) await createTask(server, { name: `t${i}` })
+  })
+  afterAll(() => server.close())
+
+  it('answers twenty requests that arrive after a PATCH from one read, each with the change', async () => {
+    const twenty = () =>
+      Promise.all(
+        Array.from({ length: 20 }, async () => {
+          const response = await get(server, '/tasks?limit=2')
+          return { seq: seqOf(response), tasks: await jsonBody<Task[]>(response) }
+        }),
+      )
+    // Twenty connections open and idle, so that the next twenty requests leave at once.
+    const [first] = (await twenty())[0]?.tasks ?? []
+    const renamed = await patchTask(server, (first as Task).id, { name: 'renamed' })
+    const before = reads()
+    const pages = await twenty()
+    expect(reads() - before).toBe(1)
+    expect(new Set(pages.map((page) => page.seq)).size).toBe(1)
+    for (const page of pages) expect(page.tasks[0]).toEqual(renamed)
   })
 })
 

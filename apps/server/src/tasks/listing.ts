@@ -3,7 +3,7 @@ import type { ListTasksQuery, Task } from '@tasklane/contract'
 import type { FastifyReply } from 'fastify'
 import { TooManyStreamsError } from '../errors.js'
 import type { ListFilter, Snapshot, Storage } from '../storage/index.js'
-import { type Format, PageCache } from './page-cache.js'
+import { type CachedPage, type Format, PageCache } from './page-cache.js'
 import { TurnBudget } from './turn-budget.js'
 
 /** Pages up to this size are built in memory; larger ones and the full list are streamed. */
@@ -170,6 +170,11 @@ export class Listing {
   readonly #storage: Storage
   readonly #maxStreams: number
   readonly #pages = new PageCache()
+  /**
+   * Pages being read again after a change, each under its key with the newest seq that its
+   * readers saw: a request that saw the same seq joins the read instead of making its own.
+   */
+  readonly #rereads = new Map<string, { seq: number; page: Promise<CachedPage> }>()
   readonly #budget = new TurnBudget(CHUNKS_PER_TURN)
   /** Listings being streamed now. */
   #streams = 0
@@ -193,25 +198,11 @@ export class Listing {
     }
     if (limit !== undefined && limit <= BUFFERED_PAGE_MAX) {
       const key = PageCache.key(query, format)
+      const read = () => this.#readPage(key, query, filter, limit, format, reply)
       // Only a page kept before is worth checking the newest seq for.
-      let page = this.#pages.has(key)
-        ? this.#pages.get(key, await this.#storage.newestSeq())
-        : undefined
-      if (page === undefined) {
-        const { value: tasks, seq } = await this.#storage.listTasks(filter, limit + 1)
-        const more = tasks.length > limit
-        if (more) tasks.length = limit
-        page = {
-          // The JSON array goes through the route's schema, as any other 200 would.
-          body: body(
-            format,
-            format === 'json' ? (reply.serialize(tasks) as string) : ndjson(tasks),
-          ),
-          link: more ? nextLink(query, (tasks.at(-1) as Task).id) : undefined,
-          seq,
-        }
-        this.#pages.set(key, page)
-      }
+      const page = this.#pages.has(key)
+        ? await this.#current(key, await this.#storage.newestSeq(), read)
+        : await read()
       if (page.link !== undefined) reply.header('Link', page.link)
       return reply.header('Tasklane-Seq', page.seq).send(page.body)
     }
@@ -225,6 +216,50 @@ export class Listing {
       return reply.header('Tasklane-Seq', seq).send(body(format, text))
     }
     return this.#stream(query, filter, format, reply)
+  }
+
+  /**
+   * The kept page under `key` if it reflects `seq`, the newest seq read after this request
+   * arrived; else one read again. Requests that saw the same `seq` share that read: once a
+   * change lands, the many requests of a turn for a popular page make one query, not one
+   * each. Sharing is safe because no commit became visible between that seq and the shared
+   * read's start (the seq would differ), so the read sees every change made before any of
+   * its requests arrived.
+   */
+  #current(key: string, seq: number, read: () => Promise<CachedPage>): Promise<CachedPage> {
+    const kept = this.#pages.get(key, seq)
+    if (kept !== undefined) return Promise.resolve(kept)
+    const pending = this.#rereads.get(key)
+    if (pending?.seq === seq) return pending.page
+    const reread = { seq, page: read() }
+    this.#rereads.set(key, reread)
+    const done = () => {
+      if (this.#rereads.get(key) === reread) this.#rereads.delete(key)
+    }
+    reread.page.then(done, done)
+    return reread.page
+  }
+
+  /** Reads the page `query` asks for, as sent, and keeps it under `key`. */
+  async #readPage(
+    key: string,
+    query: ListTasksQuery,
+    filter: ListFilter,
+    limit: number,
+    format: Format,
+    reply: FastifyReply,
+  ): Promise<CachedPage> {
+    const { value: tasks, seq } = await this.#storage.listTasks(filter, limit + 1)
+    const more = tasks.length > limit
+    if (more) tasks.length = limit
+    const page = {
+      // The JSON array goes through the route's schema, as any other 200 would.
+      body: body(format, format === 'json' ? (reply.serialize(tasks) as string) : ndjson(tasks)),
+      link: more ? nextLink(query, (tasks.at(-1) as Task).id) : undefined,
+      seq,
+    }
+    this.#pages.set(key, page)
+    return page
   }
 
   async #stream(
