@@ -51,4 +51,48 @@ describe('TurnRead', () => {
     fail = false
     expect(await turn.get()).toBe(4)
   })
+
+  it('keeps one read on its way: later turns wait for it, then share one read made after all of them', async () => {
+    let newest = 1
+    let reads = 0
+    const answers: ((value: number) => void)[] = []
+    const turn = new TurnRead(
+      () => {
+        reads++
+        return new Promise<number>((resolve) => answers.push(resolve))
+      },
+      () => 0,
+    )
+    const first = turn.get()
+    await nextTurn()
+    expect(reads).toBe(1)
+    // Two more turns while the first read is out (a database that answers slowly).
+    const second = turn.get()
+    await nextTurn()
+    const third = turn.get()
+    await nextTurn()
+    expect(reads).toBe(1)
+    newest = 2
+    answers[0]?.(newest - 1)
+    expect(await first).toBe(1)
+    await nextTurn()
+    // The waiting turns' read starts once the first has ended: it sees the later commit.
+    expect(reads).toBe(2)
+    answers[1]?.(newest)
+    expect(await Promise.all([second, third])).toEqual([2, 2])
+  })
+
+  it('frees the way for the next read when a read throws at once', async () => {
+    let fail = true
+    const turn = new TurnRead(
+      () => {
+        if (fail) throw new Error('not connected')
+        return Promise.resolve(3)
+      },
+      () => 0,
+    )
+    await expect(turn.get()).rejects.toThrow('not connected')
+    fail = false
+    expect(await turn.get()).toBe(3)
+  })
 })

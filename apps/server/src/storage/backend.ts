@@ -16,12 +16,6 @@ export interface Backend {
   readonly db: Kysely<Schema>
   /** The reads on the backend's shared connections, as prepared statements. */
   readonly reads: Reads
-  /**
-   * Whether a read costs a round trip (PostgreSQL): then the newest seq, which every listing
-   * checks, is read once for all the requests that ask at the same time. Otherwise (SQLite,
-   * read on this thread) one read serves the requests of one turn of the event loop.
-   */
-  readonly sharedSeqReads: boolean
   /** How many batches may be on their way to `write` at once (see Storage). */
   readonly batchesInFlight: number
   /** Commits a batch with the one write algorithm (write-plan.ts). */

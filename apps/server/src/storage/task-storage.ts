@@ -4,7 +4,6 @@ import { CommittedSeq } from './committed-seq.js'
 import { withDeadline } from './deadline.js'
 import { StorageEvents } from './events.js'
 import { ping, purgeIdempotencyKeys } from './reads.js'
-import { SharedRead } from './shared-read.js'
 import type { Snapshot, Storage, WriteOutcome } from './storage.js'
 import { TurnRead } from './turn-read.js'
 import { storageError } from './unavailable.js'
@@ -51,13 +50,8 @@ export class TaskStorage implements Storage {
       if (event.level === 'error') this.#writeHealth.failed(new DatabaseUnavailableError())
     })
     const read = () => this.#guarded(backend.reads.newestSeq())
-    if (backend.sharedSeqReads) {
-      const shared = new SharedRead(read)
-      this.#newestSeq = () => shared.get()
-    } else {
-      const turn = new TurnRead(read, () => this.#committed.value)
-      this.#newestSeq = () => turn.get()
-    }
+    const turn = new TurnRead(read, () => this.#committed.value)
+    this.#newestSeq = () => turn.get()
   }
 
   /**

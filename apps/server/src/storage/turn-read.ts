@@ -1,10 +1,14 @@
 /**
- * The newest seq as SQLite gives it, read once per turn of the event loop: every request
- * that arrived in the turn waits for one read made once they have all been received (in
- * the turn's check phase, `setImmediate`), and all of them are answered together. A read
- * made after a request arrived sees every commit before it; a commit of this process
- * acknowledged since raises it (`floor`), so a client that was answered for a write always
- * reads it back.
+ * The newest seq, read once per turn of the event loop: every request that arrived in the
+ * turn waits for one read made once they have all been received (in the turn's check
+ * phase, `setImmediate`), and all of them are answered together. A read made after a
+ * request arrived sees every commit before it; a commit of this process acknowledged since
+ * raises it (`floor`), so a client that was answered for a write always reads it back.
+ *
+ * One read is on its way at a time (SQLite answers at once, on this thread; PostgreSQL in a
+ * round trip): a turn that finds one out waits for it to end, and the turns after it join
+ * its read, made once it starts. So a database that stops answering holds one of the
+ * pool's connections, not one per turn.
  *
  * Answering a turn's requests together is also what makes the page cache fast: their
  * responses leave in one burst, not one at a time between the parsing of the next
@@ -16,6 +20,9 @@ export class TurnRead {
   readonly #read: () => Promise<number>
   readonly #floor: () => number
   #pending: Promise<number> | undefined
+  /** Starts the pending read, once the read in flight ends. */
+  #startPending: (() => void) | undefined
+  #inFlight = false
 
   constructor(read: () => Promise<number>, floor: () => number) {
     this.#read = read
@@ -24,9 +31,22 @@ export class TurnRead {
 
   get(): Promise<number> {
     this.#pending ??= new Promise<number>((resolve, reject) => {
-      setImmediate(() => {
+      const start = () => {
         this.#pending = undefined
-        this.#read().then(resolve, reject)
+        this.#startPending = undefined
+        this.#inFlight = true
+        // A read that throws at once fails its callers too, and frees the way for the next.
+        Promise.resolve()
+          .then(() => this.#read())
+          .finally(() => {
+            this.#inFlight = false
+            this.#startPending?.()
+          })
+          .then(resolve, reject)
+      }
+      setImmediate(() => {
+        if (!this.#inFlight) start()
+        else this.#startPending = start
       })
     })
     return this.#pending.then((value) => Math.max(value, this.#floor()))

@@ -115,7 +115,6 @@ export async function openPostgres(
     kind: 'postgres',
     db,
     reads,
-    sharedSeqReads: true,
     batchesInFlight: 2,
     // The snapshot pool's size: a streamed listing past it is refused, not kept waiting.
     maxSnapshots: poolSize,

@@ -67,7 +67,6 @@ export async function openSqlite(filename: string): Promise<SqliteStorage> {
     kind: 'sqlite',
     db,
     reads,
-    sharedSeqReads: false,
     maxSnapshots: Number.POSITIVE_INFINITY,
   } as const
   if (filename === ':memory:') {
