@@ -12,11 +12,13 @@ import { readSelfTimes } from './cpu-profile.js'
 import { type LoadRequest, load } from './load.js'
 import { killAll, startServer } from './processes.js'
 import { createScratchDatabase, seedPostgres, seedSqlite } from './seed.js'
+import { mixed } from './sweep.js'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const USAGE = `Usage: pnpm --filter @tasklane/bench profile [-- options]
-  --route <tail|full|create|patch>  what to load (default tail: GET /tasks?limit=20&after=<newest − 20>;
-                              patch: PATCH /tasks/<random seeded id>, a new name each time)
+  --route <tail|full|create|patch|mixed-full|mixed-tail>  what to load (default tail:
+                              GET /tasks?limit=20&after=<newest − 20>; patch: PATCH /tasks/<random
+                              seeded id>, a new name each time; mixed-*: the page, 1 % of requests a PATCH)
   --pg <url>                  profile on PostgreSQL (a scratch database next to the URL's)
   --seconds <n>               load duration (default 5)
   --connections <n>           autocannon connections (default 50)
@@ -24,6 +26,8 @@ const USAGE = `Usage: pnpm --filter @tasklane/bench profile [-- options]
   --top <n>                   functions to print (default 25)
   --out <dir>                 where the .cpuprofile goes (default a temporary directory)
   (the server is the built one: run pnpm build first)`
+
+const ROUTES = ['tail', 'full', 'create', 'patch', 'mixed-full', 'mixed-tail']
 
 const { values: args } = parseArgs({
   args: process.argv.slice(2).filter((arg) => arg !== '--'),
@@ -39,7 +43,7 @@ const { values: args } = parseArgs({
   },
   strict: true,
 })
-if (args.help || !['tail', 'full', 'create', 'patch'].includes(args.route)) {
+if (args.help || !ROUTES.includes(args.route)) {
   console.log(USAGE)
   process.exit(args.help ? 0 : 2)
 }
@@ -57,6 +61,8 @@ const requests: Record<string, LoadRequest> = {
       body: JSON.stringify({ name: `Profiled ${Math.random()}` }),
     }),
   },
+  'mixed-full': mixed('/tasks?limit=20', tasks)[0] as LoadRequest,
+  'mixed-tail': mixed(`/tasks?limit=20&after=${tasks - 20}`, tasks)[0] as LoadRequest,
 }
 const request = requests[args.route] as LoadRequest
 

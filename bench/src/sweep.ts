@@ -44,7 +44,7 @@ function patchOf(tasks: number): { path: string; body: string } {
 }
 
 /** One request in 100 is a PATCH of a random seeded task, the others GET `path`. */
-function mixed(path: string, tasks: number): LoadRequest[] {
+export function mixed(path: string, tasks: number): LoadRequest[] {
   const get = { method: 'GET' as const, path, body: undefined, headers: {} }
   return [
     {
