@@ -27,8 +27,6 @@ const USAGE = `Usage: pnpm --filter @tasklane/bench profile [-- options]
   --out <dir>                 where the .cpuprofile goes (default a temporary directory)
   (the server is the built one: run pnpm build first)`
 
-const ROUTES = ['tail', 'full', 'create', 'patch', 'mixed-full', 'mixed-tail']
-
 const { values: args } = parseArgs({
   args: process.argv.slice(2).filter((arg) => arg !== '--'),
   options: {
@@ -43,10 +41,6 @@ const { values: args } = parseArgs({
   },
   strict: true,
 })
-if (args.help || !ROUTES.includes(args.route)) {
-  console.log(USAGE)
-  process.exit(args.help ? 0 : 2)
-}
 const tasks = Number(args.tasks)
 const requests: Record<string, LoadRequest> = {
   tail: { method: 'GET', path: `/tasks?limit=20&after=${tasks - 20}` },
@@ -63,6 +57,10 @@ const requests: Record<string, LoadRequest> = {
   },
   'mixed-full': mixed('/tasks?limit=20', tasks)[0] as LoadRequest,
   'mixed-tail': mixed(`/tasks?limit=20&after=${tasks - 20}`, tasks)[0] as LoadRequest,
+}
+if (args.help || !Object.hasOwn(requests, args.route)) {
+  console.log(USAGE)
+  process.exit(args.help ? 0 : 2)
 }
 const request = requests[args.route] as LoadRequest
 

@@ -34,7 +34,7 @@ export class TaskStorage implements Storage {
   readonly #events: StorageEvents
   readonly #committed = new CommittedSeq()
   readonly #writeHealth: WriteHealth
-  readonly #newestSeq: () => Promise<number>
+  readonly #newestSeq: TurnRead
   #stopWatching: (() => Promise<void>) | undefined
   #closing: Promise<void> | undefined
 
@@ -49,9 +49,10 @@ export class TaskStorage implements Storage {
     this.#events.subscribe((event) => {
       if (event.level === 'error') this.#writeHealth.failed(new DatabaseUnavailableError())
     })
-    const read = () => this.#guarded(backend.reads.newestSeq())
-    const turn = new TurnRead(read, () => this.#committed.value)
-    this.#newestSeq = () => turn.get()
+    this.#newestSeq = new TurnRead(
+      () => this.#guarded(backend.reads.newestSeq()),
+      () => this.#committed.value,
+    )
   }
 
   /**
@@ -83,7 +84,7 @@ export class TaskStorage implements Storage {
   }
 
   newestSeq(): Promise<number> {
-    return this.#newestSeq()
+    return this.#newestSeq.get()
   }
 
   changesAfter(after: number, limit: number) {

@@ -199,10 +199,14 @@ export class Listing {
     if (limit !== undefined && limit <= BUFFERED_PAGE_MAX) {
       const key = PageCache.key(query, format)
       const read = () => this.#readPage(key, query, filter, limit, format, reply)
+      let page: CachedPage
       // Only a page kept before is worth checking the newest seq for.
-      const page = this.#pages.has(key)
-        ? await this.#current(key, await this.#storage.newestSeq(), read)
-        : await read()
+      if (this.#pages.has(key)) {
+        const seq = await this.#storage.newestSeq()
+        page = this.#pages.get(key, seq) ?? (await this.#reread(key, seq, read))
+      } else {
+        page = await read()
+      }
       if (page.link !== undefined) reply.header('Link', page.link)
       return reply.header('Tasklane-Seq', page.seq).send(page.body)
     }
@@ -219,16 +223,14 @@ export class Listing {
   }
 
   /**
-   * The kept page under `key` if it reflects `seq`, the newest seq read after this request
-   * arrived; else one read again. Requests that saw the same `seq` share that read: once a
-   * change lands, the many requests of a turn for a popular page make one query, not one
-   * each. Sharing is safe because no commit became visible between that seq and the shared
-   * read's start (the seq would differ), so the read sees every change made before any of
-   * its requests arrived.
+   * The page under `key` read again, for a request that saw `seq` (the newest seq read after
+   * it arrived) and found the kept page older. Requests that saw the same `seq` share that
+   * read: once a change lands, the many requests of a turn for a popular page make one
+   * query, not one each. Sharing is safe because no commit became visible between that seq
+   * and the shared read's start (the seq would differ), so the read sees every change made
+   * before any of its requests arrived.
    */
-  #current(key: string, seq: number, read: () => Promise<CachedPage>): Promise<CachedPage> {
-    const kept = this.#pages.get(key, seq)
-    if (kept !== undefined) return Promise.resolve(kept)
+  #reread(key: string, seq: number, read: () => Promise<CachedPage>): Promise<CachedPage> {
     const pending = this.#rereads.get(key)
     if (pending?.seq === seq) return pending.page
     const reread = { seq, page: read() }
