@@ -2,7 +2,8 @@
  * The ceiling: bare Fastify 5 with tasklane's route shapes and payloads and no storage.
  * GET /tasks answers 20 constant tasks through the contract's response schema; POST /task
  * validates the contract's NewTask body and echoes it with an id; PATCH /tasks/:id validates
- * the contract's id and TaskPatch and answers a constant task with the patch applied. Run as its own process
+ * the contract's id and TaskPatch and answers a constant task with the patch applied; DELETE
+ * /tasks/:id validates the id and answers 204. Run as its own process
  * by the benchmark (`PORT`, `HOST` from the environment); whatever tasklane does beyond
  * this is what its ratio to the ceiling measures.
  */
@@ -50,6 +51,12 @@ app.patch(
     const task = { ...seedTask(id), ...(request.body as object), version: 2 }
     return reply.header('ETag', '"2"').send(task)
   },
+)
+
+app.delete(
+  '/tasks/:id',
+  { schema: { params: routes.deleteTask.params } },
+  async (_request, reply) => reply.code(204).send(),
 )
 
 await app.listen({ port: Number(process.env.PORT ?? 0), host: process.env.HOST ?? '127.0.0.1' })

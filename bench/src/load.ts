@@ -3,7 +3,7 @@ import { percentile, sorted } from './stats.js'
 
 /** One request of a load's cycle: each connection sends these in order, round and round. */
 export interface LoadRequest {
-  method: 'GET' | 'POST' | 'PATCH'
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE'
   path: string
   body?: string
   /**

@@ -203,8 +203,8 @@ async function checkTarget(
       headers: request.body === undefined ? {} : { 'content-type': 'application/json' },
       body: request.body,
     })
-    const answer = (await response.json()) as unknown
-    const expected = request.method === 'POST' ? 201 : 200
+    const expected = { POST: 201, DELETE: 204 }[request.method as string] ?? 200
+    const answer = (response.status === 204 ? undefined : await response.json()) as unknown
     const page = request.method === 'GET'
     if (response.status !== expected || (page && (answer as unknown[]).length !== 20)) {
       throw new Error(
@@ -412,7 +412,9 @@ async function main(): Promise<void> {
   } else {
     note('PostgreSQL not measured: pass --pg postgres://user:password@127.0.0.1/db to include it.')
   }
-  const patching = sweepScenarios.some((s) => ['patch', 'mixed-full', 'mixed-tail'].includes(s.id))
+  const patching = sweepScenarios.some((s) =>
+    ['patch', 'delete', 'mixed-full', 'mixed-tail'].includes(s.id),
+  )
   for (const [id, server] of targets) {
     if (patching && !(await probePatch(server))) {
       note(
@@ -441,7 +443,7 @@ async function main(): Promise<void> {
           ]),
         }),
   }
-  partial.batchedLimits = ['create', 'patch'].flatMap((id) =>
+  partial.batchedLimits = ['create', 'patch', 'delete'].flatMap((id) =>
     batchedLimits(
       partial.load.find((s) => s.id === id),
       partial.commitCost as CommitCost,

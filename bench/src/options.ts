@@ -17,9 +17,11 @@ export const USAGE = `Usage: pnpm bench [-- options]
   --rounds <n>            interleaved rounds of the sweep (default 3, quick 2)
   --seconds <n>           seconds per load run (default 3, quick 2)
   --connections <list>    the sweep's autocannon connections (default 1,10,50,100)
-  --scenarios <list>      the sweep's scenarios, of full,tail,create,patch,mixed-full,
-                          mixed-tail (default full,tail,create,patch; mixed-*: the page
-                          with 1 % of requests a durable PATCH)
+  --scenarios <list>      the sweep's scenarios, of full,tail,create,patch,delete,
+                          mixed-full,mixed-tail (default full,tail,create,patch; delete:
+                          the newest live task, one after another, so run it after create,
+                          whose tasks it takes; mixed-*: the page with 1 % of requests a
+                          durable PATCH)
   --sweep-only            only the sweep (and commit latency): no latency, streaming,
                           SDK, insert or fan-out figures
   --ablation              also the ablation table: tasklane with each per-request feature

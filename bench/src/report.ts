@@ -1,4 +1,4 @@
-import type { BenchResults, TargetId } from './results.js'
+import type { BenchResults, ScenarioId, TargetId } from './results.js'
 import { tooNoisy } from './stats.js'
 
 /** Left-aligned first column, right-aligned others, padded to the widest cell. */
@@ -95,6 +95,13 @@ export function loadTable(results: BenchResults): string {
   return formatTable(rows)
 }
 
+/** The durable writes of the batched-limit table, as their requests read. */
+const WRITES: Partial<Record<ScenarioId, string>> = {
+  create: 'POST /task',
+  patch: 'PATCH /tasks/{id}',
+  delete: 'DELETE /tasks/{id}',
+}
+
 /** Durable POST against what perfect batching could reach on this machine's commits. */
 export function batchedTable(results: BenchResults): string {
   const { commitCost, batchedLimits } = results
@@ -106,7 +113,7 @@ export function batchedTable(results: BenchResults): string {
   const rows: string[][] = [
     ['durable write', 'conn', 'perfectly batched req/s', 'measured req/s', '× limit'],
     ...batchedLimits.map((limit) => [
-      `${(limit.scenario ?? 'create') === 'create' ? 'POST /task' : 'PATCH /tasks/{id}'}, ${LABELS[limit.target]}`,
+      `${WRITES[limit.scenario ?? 'create'] ?? limit.scenario}, ${LABELS[limit.target]}`,
       String(limit.connections),
       fixed(limit.limit, 0),
       fixed(limit.measured, 0),

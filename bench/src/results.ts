@@ -26,7 +26,14 @@ export interface TargetFigures {
 export type TargetId = 'ceiling' | 'sqlite' | 'postgres' | 'pgbouncer' | 'baseline'
 
 /** The scenarios of the sweep: the figures of issue 12's goal table. */
-export type ScenarioId = 'full' | 'tail' | 'create' | 'patch' | 'mixed-full' | 'mixed-tail'
+export type ScenarioId =
+  | 'full'
+  | 'tail'
+  | 'create'
+  | 'patch'
+  | 'delete'
+  | 'mixed-full'
+  | 'mixed-tail'
 
 /** One scenario at one concurrency: every server's figures. */
 export interface SweepPoint {

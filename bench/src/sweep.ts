@@ -43,6 +43,27 @@ function patchOf(tasks: number): { path: string; body: string } {
   return { path: `/tasks/${id}`, body: JSON.stringify({ name: `Renamed ${renamed}` }) }
 }
 
+/** Each server's next task to delete: its newest live one, counting down. */
+const nextDelete = new Map<string, number>()
+
+/**
+ * DELETEs of `server`'s live tasks, newest first, one after another across loads and rounds:
+ * each one removes a task, so each is a durable write. The ceiling deletes nothing, so it
+ * starts where the seeding ended. A run longer than the tasks there are ends in 404s, which
+ * count as failed; a create scenario before it leaves plenty.
+ */
+async function deletes(target: TargetId, server: ServerProcess, tasks: number) {
+  let next = nextDelete.get(server.name)
+  if (next === undefined) next = target === 'ceiling' ? tasks : await newestId(server)
+  const path = () => {
+    const id = Math.max(next as number, 1)
+    next = id - 1
+    nextDelete.set(server.name, next)
+    return `/tasks/${id}`
+  }
+  return [{ method: 'DELETE' as const, path: path(), vary: () => ({ path: path() }) }]
+}
+
 /** One request in 100 is a PATCH of a random seeded task, the others GET `path`. */
 export function mixed(path: string, tasks: number): LoadRequest[] {
   const get = { method: 'GET' as const, path, body: undefined, headers: {} }
@@ -105,6 +126,12 @@ export const scenarios = (tasks: number): readonly Scenario[] => [
       withoutPatch.has(server.name)
         ? []
         : [{ method: 'PATCH', ...patchOf(tasks), vary: () => patchOf(tasks) }],
+  },
+  {
+    id: 'delete',
+    label: 'DELETE /tasks/<newest live id> (durable)',
+    requests: async (target, server) =>
+      withoutPatch.has(server.name) ? [] : deletes(target, server, tasks),
   },
   {
     id: 'mixed-full',

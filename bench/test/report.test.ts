@@ -48,6 +48,29 @@ describe('the printed tables', () => {
     expect(table).toMatch(/tasklane SQLite\s+10\s+5000\s+2000\s+0\.40/)
     expect(table).toMatch(/tasklane SQLite\s+50\s+12000\s+8000\s+0\.67/)
   })
+
+  it('names each durable write by its request: POST, PATCH and DELETE', () => {
+    const partial = fixture()
+    const limit = {
+      target: 'sqlite' as const,
+      connections: 10,
+      limit: 5_000,
+      measured: 1_000,
+      ratio: 0.2,
+    }
+    partial.batchedLimits = (['create', 'patch', 'delete'] as const).map((scenario) => ({
+      ...limit,
+      scenario,
+    }))
+    const rows = batchedTable(partial)
+      .split('\n')
+      .filter((line) => /0\.20$/.test(line))
+    expect(rows.map((row) => row.split(',')[0])).toEqual([
+      'POST /task',
+      'PATCH /tasks/{id}',
+      'DELETE /tasks/{id}',
+    ])
+  })
 })
 
 describe('the ablation table', () => {
