@@ -34,33 +34,29 @@ export async function probePatch(server: ServerProcess): Promise<boolean> {
 let renamed = 0
 
 /**
- * A PATCH of a random seeded task (ids 1 to `tasks`) with a name no task had before: each
- * one changes something, so each is a durable write.
+ * A PATCH of a random task of the seeded ones' lower half (ids 1 to `tasks` ÷ 2, which the
+ * DELETE scenario leaves alone) with a name no task had before: each one changes
+ * something, so each is a durable write.
  */
 function patchOf(tasks: number): { path: string; body: string } {
-  const id = 1 + Math.floor(Math.random() * tasks)
+  const id = 1 + Math.floor(Math.random() * kept(tasks))
   renamed++
   return { path: `/tasks/${id}`, body: JSON.stringify({ name: `Renamed ${renamed}` }) }
 }
 
-/** Each server's next task to delete: its newest live one, counting down. */
-const nextDelete = new Map<string, number>()
+/** The seeded tasks no DELETE takes (ids up to this): the PATCHes' and the pages'. */
+const kept = (tasks: number) => Math.floor(tasks / 2)
 
 /**
- * DELETEs of `server`'s live tasks, newest first, one after another across loads and rounds:
- * each one removes a task, so each is a durable write. The ceiling deletes nothing, so it
- * starts where the seeding ended. A run longer than the tasks there are ends in 404s, which
- * count as failed; a create scenario before it leaves plenty.
+ * DELETEs of `server`'s newest tasks, one after another: those the create scenario made
+ * before it, then the upper half of the seeded ones. Each one removes a task, so each is a
+ * durable write. A load that runs out of them ends in 404s, which count as failed. The
+ * ceiling deletes nothing and answers 204 to any id.
  */
 async function deletes(target: TargetId, server: ServerProcess, tasks: number) {
-  let next = nextDelete.get(server.name)
-  if (next === undefined) next = target === 'ceiling' ? tasks : await newestId(server)
-  const path = () => {
-    const id = Math.max(next as number, 1)
-    next = id - 1
-    nextDelete.set(server.name, next)
-    return `/tasks/${id}`
-  }
+  let next = target === 'ceiling' ? tasks : await newestId(server)
+  // Each request sent takes the next id down (the load calls `vary` for every one).
+  const path = () => `/tasks/${target === 'ceiling' ? tasks : Math.max(next--, kept(tasks) + 1)}`
   return [{ method: 'DELETE' as const, path: path(), vary: () => ({ path: path() }) }]
 }
 

@@ -62,7 +62,7 @@ describe('the printed tables', () => {
       ...limit,
       scenario,
     }))
-    const rows = batchedTable(partial)
+    const rows = batchedTable({ ...partial, goals: evaluateGoals(partial) })
       .split('\n')
       .filter((line) => /0\.20$/.test(line))
     expect(rows.map((row) => row.split(',')[0])).toEqual([
