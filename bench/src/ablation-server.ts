@@ -1,26 +1,22 @@
 /**
- * tasklane with some per-request features left out, for the bench's ablation
+ * tasklane with some per-request plugins left out, for the bench's ablation
  * (`pnpm bench -- --ablation`): what apps/server/src/main.ts does, in essence (settings
- * from the environment, storage, `buildApp`, listen, close on SIGTERM), with `buildApp`'s
- * `without` taken from `--without=<feature,feature>`. Never a way to run the product.
+ * from the environment, storage, `buildApp`, listen, close on SIGTERM), with the app's
+ * plugins less those named by `--without=<plugin,plugin>`. Never a way to run the product.
  */
 import { createRequire } from 'node:module'
-import {
-  ABLATABLE_FEATURES,
-  type AblatableFeature,
-  buildApp,
-  loadSettings,
-  openStorage,
-} from '@tasklane/server'
+import { buildApp, loadSettings, openStorage } from '@tasklane/server'
+import { APP_PLUGINS } from '@tasklane/server/app-plugins'
+import { ABLATED_PLUGINS, type AblatedPlugin } from './ablated-plugins.js'
 
 const given = process.argv
   .slice(2)
   .find((arg) => arg.startsWith('--without='))
   ?.slice('--without='.length)
-const without = (given ? given.split(',').filter(Boolean) : []) as AblatableFeature[]
-for (const feature of without) {
-  if (!ABLATABLE_FEATURES.includes(feature)) {
-    console.error(`--without: "${feature}" is none of ${ABLATABLE_FEATURES.join(', ')}.`)
+const without = (given ? given.split(',').filter(Boolean) : []) as AblatedPlugin[]
+for (const name of without) {
+  if (!ABLATED_PLUGINS.includes(name)) {
+    console.error(`--without: "${name}" is none of ${ABLATED_PLUGINS.join(', ')}.`)
     process.exit(2)
   }
 }
@@ -41,7 +37,7 @@ const app = await buildApp({
   storage,
   settings,
   logger: { level: settings.logLevel, stream },
-  without,
+  plugins: APP_PLUGINS.filter(({ name }) => !without.includes(name as AblatedPlugin)),
 })
 await app.listen({ port: settings.port, host: settings.host })
 app.log.info({ without }, 'ablation server listening')

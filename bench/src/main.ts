@@ -11,7 +11,8 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
-import { ABLATABLE_FEATURES, envName } from '@tasklane/server'
+import { envName } from '@tasklane/server'
+import { ABLATED_PLUGINS } from './ablated-plugins.js'
 import { type AblationVariant, otlpSink, runAblation } from './ablation.js'
 import { renderChart } from './chart.js'
 import { batchedLimits, fsyncLatency, postgresCommitLatency } from './commit-cost.js'
@@ -297,7 +298,7 @@ async function ablation(): Promise<NonNullable<BenchResults['ablation']>> {
       server: await seeded(await startAblationServer('ablation-whole', []), 'ablation-whole'),
     },
   ]
-  for (const feature of ABLATABLE_FEATURES) {
+  for (const feature of ABLATED_PLUGINS) {
     const name = `ablation-without-${feature}`
     variants.push({
       id: `without-${feature}`,
@@ -308,9 +309,9 @@ async function ablation(): Promise<NonNullable<BenchResults['ablation']>> {
   }
   variants.push({
     id: 'everything-off',
-    label: `  without all ${ABLATABLE_FEATURES.length}`,
+    label: `  without all ${ABLATED_PLUGINS.length}`,
     server: await seeded(
-      await startAblationServer('ablation-none', ABLATABLE_FEATURES),
+      await startAblationServer('ablation-none', ABLATED_PLUGINS),
       'ablation-none',
     ),
     baseline: 'whole',

@@ -1,32 +1,24 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify'
-import { allowedHostsFor } from './http/allowed-hosts.js'
-import { defaultMaxConnections } from './http/descriptor-limit.js'
+import type { Server } from 'node:http'
+import Fastify, {
+  type FastifyHttpOptions,
+  type FastifyInstance,
+  type FastifyServerOptions,
+  LogController,
+} from 'fastify'
+import { APP_PLUGINS, type AppPlugin } from './app-plugins.js'
 import { requestLineTooLong } from './http/raw-request.js'
-import auth from './plugins/auth.js'
-import connections from './plugins/connections.js'
-import cors from './plugins/cors.js'
-import docs from './plugins/docs.js'
-import draining from './plugins/draining.js'
-import errors, { clientErrorResponse, sendError } from './plugins/errors.js'
-import framing from './plugins/framing.js'
-import health from './plugins/health.js'
-import hostHeader from './plugins/host-header.js'
-import jsonBody from './plugins/json-body.js'
-import metrics, { type ServerMetrics } from './plugins/metrics.js'
-import overload from './plugins/overload.js'
-import pipelining from './plugins/pipelining.js'
-import rateLimit from './plugins/rate-limit.js'
-import requestIdPlugin, { REQUEST_ID_HEADER, requestId } from './plugins/request-id.js'
-import requestLog, { REDACTED_PATHS } from './plugins/request-log.js'
-import securityHeaders, { API_HEADERS } from './plugins/security-headers.js'
-import stalledReaders from './plugins/stalled-readers.js'
-import streamsPerClient from './plugins/streams-per-client.js'
-import strictParams from './plugins/strict-params.js'
+import { clientErrorResponse, sendError } from './plugins/errors.js'
+import type { ServerMetrics } from './plugins/metrics.js'
+import { REQUEST_ID_HEADER } from './plugins/request-id.js'
+import { REDACTED_PATHS } from './plugins/request-log.js'
+import { API_HEADERS } from './plugins/security-headers.js'
 import webPage from './plugins/web-page.js'
-import type { Settings } from './settings/parse.js'
+import { feedRoutes } from './routes/feed-routes.js'
+import { taskRoutes } from './routes/task-routes.js'
+import { Services } from './services.js'
+import type { AppSettings } from './settings/parse.js'
 import { defaultSettings } from './settings/schema.js'
-import type { Storage } from './storage/index.js'
-import { taskRoutes } from './tasks/routes.js'
+import type { Storage } from './storage/open-storage.js'
 import { defaultWebRoot } from './web/root.js'
 
 /** Request bodies above this many bytes get 413. */
@@ -49,38 +41,10 @@ function trustProxyOption(
   return (_address, hop) => hop < hops
 }
 
-/**
- * The per-request features `buildApp` can leave out, each a plugin whose hooks run on
- * every request: the X-Request-Id header (and its UUID: Fastify's counter then names
- * requests), the Prometheus metrics (`/metrics` gone; the writer's and the feed's reports
- * go nowhere), the request log line, the security headers, the Host check, the overload
- * guard, and strict parameters (Fastify's own type coercion then converts query, path and
- * header integers, as in a bare Fastify app).
- */
-export const ABLATABLE_FEATURES = [
-  'pipelining',
-  'requestId',
-  'metrics',
-  'requestLog',
-  'securityHeaders',
-  'hostHeader',
-  'overload',
-  'framing',
-  'streamsPerClient',
-  'strictParams',
-] as const
-export type AblatableFeature = (typeof ABLATABLE_FEATURES)[number]
-
-/** What the server reports to metrics when there are none: nothing, at no cost. */
-const NO_METRICS: ServerMetrics = {
-  writer: { onCommit: () => {}, onQueueDepth: () => {} },
-  feed: { onSubscribers: () => {} },
-}
-
 /** What buildApp needs: open storage, and any settings that differ from their defaults. */
 export interface AppOptions {
   readonly storage: Storage
-  readonly settings?: Partial<Settings>
+  readonly settings?: Partial<AppSettings>
   readonly logger?: FastifyServerOptions['logger']
   /** Slow clients: ms within which a whole request must arrive (default 30 s). */
   readonly requestTimeoutMs?: number
@@ -90,34 +54,19 @@ export interface AppOptions {
   readonly keepAliveMs?: number
   /** Where the built web page is (index.html and assets/); default: beside the server's build. */
   readonly webRoot?: string
-  /**
-   * Features left out, for measuring what each costs; the bench's ablation uses it
-   * (bench/src/ablation-server.ts). Never set by the server itself: a server without them
-   * lacks protections and observability its documentation promises.
-   */
-  readonly without?: readonly AblatableFeature[]
+  /** The cross-cutting plugins, in order (default: all of them, APP_PLUGINS). */
+  readonly plugins?: readonly AppPlugin[]
 }
 
-/** Builds the whole application from its plugins; it never listens (main.ts does, tests may inject). */
-export async function buildApp({
-  storage,
-  settings: given = {},
-  logger = false,
-  requestTimeoutMs = 30_000,
-  headersTimeoutMs = 10_000,
-  keepAliveMs,
-  webRoot = defaultWebRoot(),
-  without = [],
-}: AppOptions): Promise<FastifyInstance> {
-  // Defaults come from the settings schema, whoever builds the app.
-  const settings = { ...defaultSettings(), ...given }
-  const has = (feature: AblatableFeature) => !without.includes(feature)
-  const app = Fastify({
+/** Fastify's own options, with what the plugins need of them. */
+function fastifyOptions(
+  settings: AppSettings,
+  plugins: readonly AppPlugin[],
+  { logger = false, requestTimeoutMs = 30_000, headersTimeoutMs = 10_000 }: AppOptions,
+): FastifyHttpOptions<Server> {
+  const base: FastifyHttpOptions<Server> = {
     // Credentials never reach a log line, whoever configures the logger.
     logger: typeof logger === 'object' ? { ...logger, redact: [...REDACTED_PATHS] } : logger,
-    // The request id is the caller's X-Request-Id when it is usable; it is the `reqId` of
-    // every log line of the request.
-    ...(has('requestId') ? { genReqId: requestId } : {}),
     requestIdHeader: false,
     // One log line a request, written by plugins/request-log.ts.
     logController: new LogController({ disableRequestLogging: true }),
@@ -174,70 +123,66 @@ export async function buildApp({
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     ajv: {
       customOptions: {
-        // Never coerce or strip: `{"name": 123}` and `{"name":"a","id":5}` are 400s.
-        coerceTypes: has('strictParams') ? false : 'array',
+        coerceTypes: 'array',
         removeAdditional: false,
         useDefaults: false,
         allErrors: false,
         formats: { int32: true, int64: true },
       },
     },
-  })
+  }
+  for (const { fastifyOptions: own } of plugins) {
+    if (own === undefined) continue
+    const { ajv, ...rest } = own
+    Object.assign(base, rest)
+    if (ajv?.customOptions) Object.assign(base.ajv?.customOptions ?? {}, ajv.customOptions)
+  }
+  return base
+}
 
-  // Descriptors the storage holds: PostgreSQL's two pools (requests, streamed listings) and
-  // the connection that listens for other instances' commits; SQLite's file, WAL and shared
-  // memory for the reads, the writer thread and the snapshot connections it keeps (more
-  // streamed listings at once open more, and answer 503 when no descriptor is left).
-  const databaseConnections =
-    storage.kind === 'postgres' ? 2 * storage.maxSnapshots + 1 : 3 * (2 + 4)
-  await app.register(connections, {
-    maxConnections: settings.maxConnections ?? defaultMaxConnections(databaseConnections),
-  })
-  await app.register(stalledReaders, { drainTimeoutMs: settings.drainTimeoutMs })
-  // Order matters: a pipelined request waits its turn before anything runs for it; then the
-  // request id and CORS, so that every response carries their headers; then the checks
-  // every request passes, cheapest first; then what the routes need.
-  if (has('pipelining')) await app.register(pipelining)
-  if (has('requestId')) await app.register(requestIdPlugin)
-  await app.register(cors, { origins: settings.corsOrigins })
-  if (has('securityHeaders')) await app.register(securityHeaders)
-  if (has('hostHeader')) {
-    await app.register(hostHeader, {
-      allowed: allowedHostsFor(settings.allowedHosts, settings.host),
-    })
-  }
-  if (has('framing')) await app.register(framing)
-  await app.register(draining)
-  if (has('requestLog')) await app.register(requestLog)
-  await app.register(errors)
-  if (has('overload')) {
-    await app.register(overload, { maxEventLoopDelayMs: settings.maxEventLoopDelayMs })
-  }
-  await app.register(rateLimit, {
-    perMinute: settings.rateLimit,
-    redisUrl: settings.rateLimitRedisUrl,
-  })
-  await app.register(auth, { token: settings.apiToken })
-  if (has('streamsPerClient')) {
-    await app.register(streamsPerClient, { maxPerClient: settings.maxStreamsPerClient })
-  }
-  if (has('strictParams')) await app.register(strictParams)
-  await app.register(jsonBody)
+/** What the services report to when the metrics plugin is left out: nothing, at no cost. */
+const NO_METRICS: ServerMetrics = {
+  writer: { onCommit: () => {}, onQueueDepth: () => {} },
+  feed: { onSubscribers: () => {} },
+}
+
+/**
+ * Builds the whole application: Fastify with the cross-cutting plugins, the services, the
+ * routes that map HTTP to them, and the web page. It never listens (main.ts does; tests
+ * may inject).
+ */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { storage, plugins = APP_PLUGINS, webRoot = defaultWebRoot() } = options
+  // Defaults come from the settings schema, whoever builds the app.
+  const settings: AppSettings = { ...defaultSettings(), ...options.settings }
+  const app = Fastify(fastifyOptions(settings, plugins, options))
+  // One key order everywhere, the contract's (storage builds every Task in it): the same
+  // task is the same text in a listing, a single-task response, NDJSON and the feed.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data))
   const features = { apiToken: settings.apiToken !== undefined, rateLimit: settings.rateLimit > 0 }
-  await app.register(docs, features)
-  await app.register(health, { storage, timeoutMs: settings.readyTimeoutMs })
-  if (has('metrics')) await app.register(metrics)
-  else app.decorate('metrics', NO_METRICS)
-  await app.register(taskRoutes, {
+  for (const part of plugins) await part.register(app, { settings, storage, features })
+
+  const reports = app.hasDecorator('metrics') ? app.metrics : NO_METRICS
+  const services = new Services({
+    settings,
     storage,
-    groupCommit: settings.groupCommit,
-    writerObserver: app.metrics.writer,
-    maxSubscribers: settings.maxSubscribers,
-    maxStreams: settings.maxStreams,
-    keepAliveMs,
-    onSubscribers: app.metrics.feed.onSubscribers,
+    log: app.log,
+    observers: { writer: reports.writer, onSubscribers: reports.feed.onSubscribers },
+    keepAliveMs: options.keepAliveMs,
+  })
+  // Resolves to nothing: Fastify's onReady takes a value it is handed as an error.
+  app.addHook('onReady', async () => void (await services.start()))
+  // Before the server waits for its responses to finish: a feed never would by itself.
+  app.addHook('preClose', async () => services.endStreams())
+  app.addHook('onClose', async () => services.close())
+
+  await app.register(taskRoutes, {
+    writer: services.writer,
+    listing: services.listing,
+    storage,
     features,
   })
+  await app.register(feedRoutes, { feed: services.feed, features })
   await app.register(webPage, { root: webRoot })
   return app
 }

@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   const tracing = settings.otelExporterOtlpEndpoint
     ? await (await import('./tracing.js')).startTracing(settings.otelExporterOtlpEndpoint, version)
     : undefined
-  const { openStorage } = await import('./storage/index.js')
+  const { openStorage } = await import('./storage/open-storage.js')
   const { buildApp } = await import('./app.js')
 
   if (settings.storage.kind === 'sqlite') {

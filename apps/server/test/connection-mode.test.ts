@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openStorage, StorageOpenError } from '../src/storage/index.js'
+import { openStorage, StorageOpenError } from '../src/storage/open-storage.js'
 import { connectionMode } from '../src/storage/postgres/connection-mode.js'
 import { createTestDatabase, type TestDatabase, throughPooler } from './support/test-database.js'
 

@@ -1,7 +1,7 @@
 import pg from 'pg'
 import { describe, expect, it } from 'vitest'
-import { DatabaseUnavailableError } from '../src/errors.js'
-import { SQLite } from '../src/storage/sqlite/driver.js'
+import { DatabaseUnavailableError } from '../src/domain/domain-errors.js'
+import { SQLite } from '../src/storage/sqlite/sqlite-driver.js'
 import { isDatabaseUnavailable, storageError } from '../src/storage/unavailable.js'
 import { adminQuery, onPostgres, POSTGRES_URL } from './support/test-database.js'
 

@@ -8,7 +8,7 @@ import {
   ShuttingDownError,
   TaskNotFoundError,
   WriteQueueFullError,
-} from '../src/errors.js'
+} from '../src/domain/domain-errors.js'
 import { HttpError } from '../src/http/http-error.js'
 import errors from '../src/plugins/errors.js'
 import { expectError } from './support/http.js'

@@ -1,6 +1,6 @@
 import type { Task } from '@tasklane/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Storage } from '../src/storage/index.js'
+import type { Storage } from '../src/storage/open-storage.js'
 import { subscribe } from './support/events.js'
 import { startServer, type TestServer } from './support/server.js'
 

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events'
 import { describe, expect, it, vi } from 'vitest'
-import type { Storage } from '../src/storage/index.js'
+import type { Storage } from '../src/storage/open-storage.js'
 import { Feed } from '../src/tasks/feed.js'
 
 /** A response as the feed sees it: it can close, and be cut. */

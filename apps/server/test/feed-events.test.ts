@@ -1,6 +1,6 @@
 import type { Task } from '@tasklane/contract'
 import { describe, expect, it } from 'vitest'
-import type { Change } from '../src/storage/index.js'
+import type { Change } from '../src/storage/open-storage.js'
 import { changeType } from '../src/tasks/feed-events.js'
 
 // Which event a change is for a filtered view, from where its subscriber stands: the rule

@@ -1,7 +1,7 @@
 import type { Task } from '@tasklane/contract'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Storage } from '../src/storage/index.js'
+import type { Storage } from '../src/storage/open-storage.js'
 import { type FeedEvent, subscribe } from './support/events.js'
 import { createTask, deleteTask, get, patchRaw, patchTask, seqOf } from './support/http.js'
 import { Replica } from './support/replica.js'

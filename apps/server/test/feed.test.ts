@@ -2,7 +2,7 @@
 // keep-alive, shutdown, slow readers) is a test of its own.
 import type { Task } from '@tasklane/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Storage } from '../src/storage/index.js'
+import type { Storage } from '../src/storage/open-storage.js'
 import { type Subscription, subscribe } from './support/events.js'
 import { createTask, expectError, get, postJson, seqOf } from './support/http.js'
 import { startServer, type TestServer } from './support/server.js'

@@ -1,7 +1,7 @@
 import type { Task } from '@tasklane/contract'
 import { exchange } from '@tasklane/testing/raw-http'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { Storage } from '../src/storage/index.js'
+import type { Storage } from '../src/storage/open-storage.js'
 import { IDEMPOTENCY_TTL_MS, TaskWriter } from '../src/tasks/task-writer.js'
 import { aTask, expectError, listAll, postJson, postRaw, type Reachable } from './support/http.js'
 import { within } from './support/processes.js'

@@ -9,9 +9,10 @@ const COUNT = 2500
 let server: TestServer
 let all: Task[]
 let even: Task[]
+const logged: Record<string, unknown>[] = []
 
 beforeAll(async () => {
-  server = await startServer()
+  server = await startServer({ log: logged })
   all = await server.testDatabase.insertMany(COUNT, (i) =>
     i % 10 === 9
       ? { name: `large ${i}` }
@@ -136,5 +137,26 @@ describe('GET /tasks with more than 1000 tasks (streamed path)', () => {
       expect(lines.pop()).toBe('')
       expect(lines.map((line) => JSON.parse(line))).toEqual(expected)
     }
+  })
+})
+
+describe('HEAD /tasks with more than 1000 tasks', () => {
+  it("answers GET's status and headers without a body, and logs no error", async () => {
+    const errorsBefore = logged.filter((line) => (line.level as number) >= 50).length
+    for (const path of ['/tasks', '/tasks?limit=2000']) {
+      const [head, got] = [
+        await fetch(`${server.url}${path}`, { method: 'HEAD' }),
+        await get(server, path),
+      ]
+      expect(head.status).toBe(200)
+      expect(await head.text()).toBe('')
+      expect(head.headers.get('tasklane-seq')).toBe(got.headers.get('tasklane-seq'))
+      expect(head.headers.get('link')).toBe(got.headers.get('link'))
+      expect(head.headers.get('content-type')).toBe(got.headers.get('content-type'))
+      await got.arrayBuffer()
+    }
+    // The log is written as responses end; give the last one a moment.
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(logged.filter((line) => (line.level as number) >= 50).length).toBe(errorsBefore)
   })
 })

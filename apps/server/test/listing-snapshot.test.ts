@@ -1,6 +1,6 @@
 import type { Task } from '@tasklane/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ListFilter, Snapshot, Storage } from '../src/storage/index.js'
+import type { ListFilter, Snapshot, Storage } from '../src/storage/open-storage.js'
 import { get, seqOf } from './support/http.js'
 import { startServer, type TestServer } from './support/server.js'
 
@@ -28,7 +28,7 @@ describe('a large page (limit > 1000) read while tasks are created', () => {
   let server: TestServer
   /** Creates a task through storage as soon as a listing's snapshot is open, once armed. */
   let armed = false
-  /** Every `listIds` call of a snapshot: how many ids it asked for. */
+  /** Every `readIds` call of a snapshot: how many ids it asked for. */
   const idReads: number[] = []
 
   beforeAll(async () => {
@@ -47,9 +47,9 @@ describe('a large page (limit > 1000) read while tasks are created', () => {
           }
           return {
             ...snapshot,
-            listIds(filter: ListFilter, limit: number) {
+            readIds(filter: ListFilter, limit: number) {
               idReads.push(limit)
-              return snapshot.listIds(filter, limit)
+              return snapshot.readIds(filter, limit)
             },
           }
         },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { DatabaseUnavailableError } from '../src/errors.js'
+import { DatabaseUnavailableError } from '../src/domain/domain-errors.js'
 import { LogLimiter, rootCause } from '../src/http/log-limiter.js'
 
 describe('LogLimiter', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Storage } from '../src/storage/index.js'
+import type { Storage } from '../src/storage/open-storage.js'
 import { subscribe } from './support/events.js'
 import { expectError, get } from './support/http.js'
 import { parseMetrics, type Sample, samplesOf, sampleValue } from './support/metrics.js'

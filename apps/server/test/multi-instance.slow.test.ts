@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto'
 import type { Task } from '@tasklane/contract'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openStorage } from '../src/storage/index.js'
+import { openStorage } from '../src/storage/open-storage.js'
 import { expectError } from './support/http.js'
 import { killAll, type ServerProcess, startServerProcess } from './support/processes.js'
 import {

@@ -2,7 +2,7 @@
 // page (create, PATCH, DELETE, another instance's write) is a test of its own.
 import type { Task } from '@tasklane/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Storage } from '../src/storage/index.js'
+import type { Storage } from '../src/storage/open-storage.js'
 import { PageCache } from '../src/tasks/page-cache.js'
 import {
   createTask,
@@ -27,9 +27,9 @@ async function countingServer(options: Parameters<typeof startServer>[0] = {}) {
     ...options,
     wrapStorage: (storage: Storage): Storage => ({
       ...storage,
-      listTasks: (filter, limit) => {
+      readPage: (filter, limit) => {
         counter.reads++
-        return storage.listTasks(filter, limit)
+        return storage.readPage(filter, limit)
       },
     }),
   })

@@ -13,7 +13,7 @@ import {
 } from './support/test-database.js'
 
 // Three server processes through the run's PgBouncer in transaction mode, as stateless
-// instances behind a pooler (issue 25): creates under concurrency, changes and deletes
+// instances behind a pooler: creates under concurrency, changes and deletes
 // across instances, the change feed, and nothing left behind on PostgreSQL's connections.
 
 afterAll(killAll)

@@ -4,10 +4,12 @@ import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ConfigError } from '../src/settings/config-error.js'
 import { parseDatabaseUrl } from '../src/settings/database-url.js'
+import { RESERVED_DESCRIPTORS } from '../src/settings/descriptor-limit.js'
 import { helpText } from '../src/settings/help.js'
 import { loadSettings, parseCommandLine } from '../src/settings/parse.js'
 import { printable } from '../src/settings/printable.js'
 import { DEFAULT_DATABASE_FILE, envName, SettingsSchema } from '../src/settings/schema.js'
+import { postgresDescriptors, SQLITE_DESCRIPTORS } from '../src/storage/descriptors.js'
 
 const CWD = '/srv/tasklane'
 const POSTGRES = 'postgres://db/tasks'
@@ -489,10 +491,14 @@ describe('helpText', () => {
     }
   })
 
-  it('says how the default of MAX_CONNECTIONS is worked out', () => {
+  it('says how the default of MAX_CONNECTIONS is worked out, with the numbers the server uses', () => {
     expect(helpText()).toMatch(
-      /--max-connections .* Default: the open-file limit \(ulimit -n\) less 64, and less DATABASE_POOL_SIZE \+ 1 on PostgreSQL\.$/m,
+      /--max-connections .* Default: the open-file limit \(ulimit -n\) less 64, and less the database's descriptors: 2 × DATABASE_POOL_SIZE \+ 1 on PostgreSQL, 18 on SQLite\.$/m,
     )
+    // The numbers of the text are those the server subtracts.
+    expect(RESERVED_DESCRIPTORS).toBe(64)
+    expect(SQLITE_DESCRIPTORS).toBe(18)
+    expect(postgresDescriptors(10)).toBe(21)
   })
 
   it('shows defaults as they are typed: on/off, (none), numbers', () => {

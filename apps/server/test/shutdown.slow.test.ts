@@ -4,7 +4,7 @@ import { connect } from 'node:net'
 import type { Task } from '@tasklane/contract'
 import { openConnection, type RawConnection } from '@tasklane/testing/raw-http'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { SQLite } from '../src/storage/sqlite/driver.js'
+import { SQLite } from '../src/storage/sqlite/sqlite-driver.js'
 import { aTask } from './support/http.js'
 import {
   findPnpm,

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module'
 import { describe, expect, it } from 'vitest'
-import { SQLite } from '../src/storage/sqlite/driver.js'
+import { SQLite } from '../src/storage/sqlite/sqlite-driver.js'
 
 const require = createRequire(import.meta.url)
 const nodeMajor = Number(process.versions.node.split('.')[0])

@@ -1,7 +1,7 @@
 import { MAX_TASK_ID, type Task } from '@tasklane/contract'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openConnection } from '../src/storage/sqlite/connection.js'
+import { openConnection } from '../src/storage/sqlite/sqlite-connection.js'
 import {
   aTask,
   createTask,
@@ -71,7 +71,7 @@ describe.runIf(onPostgres)('PostgreSQL storage', () => {
     const task = await createTask(server, { name: 'int8' })
     const found = await server.storage.findTask(task.id)
     expect(found).toEqual({ value: task, seq: expect.any(Number) })
-    const { value: listed, seq } = await server.storage.listTasks({ after: task.id - 1 }, 1)
+    const { value: listed, seq } = await server.storage.readPage({ after: task.id - 1 }, 1)
     expect(listed).toEqual([task])
     expect(typeof listed[0]?.id).toBe('number')
     expect(typeof listed[0]?.version).toBe('number')

@@ -6,8 +6,8 @@ import {
   ShuttingDownError,
   TaskNotFoundError,
   WriteQueueFullError,
-} from '../src/errors.js'
-import type { Storage, TaskWrite } from '../src/storage/index.js'
+} from '../src/domain/domain-errors.js'
+import type { Storage, TaskWrite } from '../src/storage/open-storage.js'
 import { type Commit, TaskWriter, type Written } from '../src/tasks/task-writer.js'
 import { aTask, deleteRaw, listAll, patchRaw, postJson } from './support/http.js'
 import { startServer, type TestServer } from './support/server.js'
@@ -291,5 +291,23 @@ describe('the writer observer', () => {
     expect(commits.map(({ seconds: _, ...counts }) => counts)).toEqual([
       { size: 1, created: 1, updated: 0, deleted: 0 },
     ])
+  })
+  it('answers a committed write as committed when the observer throws, and logs the failure', async () => {
+    const logged: unknown[] = []
+    const log = { debug() {}, info() {}, warn() {}, error: (entry: unknown) => logged.push(entry) }
+    const writer = new TaskWriter(server.storage, {
+      observer: {
+        onCommit() {
+          throw new Error('the metrics broke')
+        },
+      },
+      log,
+    })
+    const written = await writer.write({ kind: 'create', task: { name: 'observed badly' } })
+    await writer.close()
+    expect(taskOf(written)).toEqual(aTask({ name: 'observed badly' }))
+    const { value: stored } = await server.storage.findTask(taskOf(written).id)
+    expect(stored).toEqual(taskOf(written))
+    expect(logged).toHaveLength(1)
   })
 })

@@ -8,11 +8,11 @@ import {
   type Storage,
   type TaskWrite,
   type WriteOutcome,
-} from '../src/storage/index.js'
+} from '../src/storage/open-storage.js'
+import { postgresStatements } from '../src/storage/postgres/postgres-write-statements.js'
 import { preparedQueries, StatementNames } from '../src/storage/postgres/prepared.js'
-import { postgresStatements } from '../src/storage/postgres/write-statements.js'
 import { writeBatch } from '../src/storage/write-plan.js'
-import type { WriteStatements } from '../src/storage/write-statements.js'
+import type { WriteStatements } from '../src/storage/write-port.js'
 import { type OpenedStorage, storages } from './support/storages.js'
 import { createTestDatabase, numericInt8, onPostgres } from './support/test-database.js'
 
@@ -54,7 +54,7 @@ describe.each(storages)('Idempotency-Keys of storage.write on %s', (_, open) => 
   const freshKey = () => `key-${++keyCount}`
   /** A batch written at `now`, keys from the day before `now` still valid. */
   const write = (items: TaskWrite[], now = T0) => storage.write(items, now, now - DAY)
-  const count = async () => (await storage.listTasks({}, 100_000)).value.length
+  const count = async () => (await storage.readPage({}, 100_000)).value.length
 
   beforeAll(async () => {
     opened = await open()
@@ -232,7 +232,7 @@ describe.runIf(onPostgres)('another instance writing between a batch’s reads a
     expect(calls).toEqual({ findKeys: 2, findRows: 0, apply: 1 })
     expect(outcome).toEqual(theirs)
     expect(outcome).toMatchObject({ replayed: true })
-    const { value: listed } = await mine.listTasks({}, 10)
+    const { value: listed } = await mine.readPage({}, 10)
     expect(listed.map((task) => task.name)).toEqual(['raced'])
   })
 

@@ -1,6 +1,6 @@
 import type { Task } from '@tasklane/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Storage, TaskWrite, WriteOutcome } from '../src/storage/index.js'
+import type { Storage, TaskWrite, WriteOutcome } from '../src/storage/open-storage.js'
 import { type OpenedStorage, storages } from './support/storages.js'
 
 // The write algorithm (writeBatch, storage/write-plan.ts) through the Storage port of each
@@ -97,7 +97,7 @@ describe.each(storages)('storage.write on %s', (_, open) => {
     for (const task of [tasks[0], tasks[137], tasks[499]] as Task[]) {
       expect((await storage.findTask(task.id)).value).toEqual(task)
     }
-    const listed = await storage.listTasks({ after: (ids[0] as number) - 1 }, 500)
+    const listed = await storage.readPage({ after: (ids[0] as number) - 1 }, 500)
     expect(listed.value).toEqual(tasks)
   })
 
@@ -153,7 +153,7 @@ describe.each(storages)('storage.write on %s', (_, open) => {
     const [deleted] = await write([remove(task.id)], T0 + 1)
     expect(deleted).toEqual(written(undefined, base + 1))
     expect((await storage.findTask(task.id)).value).toBeUndefined()
-    expect((await storage.listTasks({ after: task.id - 1 }, 10)).value).toEqual([])
+    expect((await storage.readPage({ after: task.id - 1 }, 10)).value).toEqual([])
     expect((await storage.changesAfter(base, 10)).value).toEqual([
       {
         seq: base + 1,
@@ -220,13 +220,13 @@ describe.each(storages)('storage.write on %s', (_, open) => {
       outcomes.map((outcome) => (outcome.result === 'written' ? outcome.seq : outcome)),
     ).toEqual([base + 1, base + 2, base + 3, base + 4, { result: 'not-found' }, base + 5])
     expect(taskOf(outcomes[3])).toEqual({ ...a, version: 3 })
-    const listed = (await storage.listTasks({ after: a.id - 1 }, 10)).value
+    const listed = (await storage.readPage({ after: a.id - 1 }, 10)).value
     expect(listed.map((task) => task.name)).toEqual(['a', 'c', 'd'])
     expect(listed[0]).toEqual(taskOf(outcomes[3]))
   })
 
   it('lists what it wrote in ascending id order, deleted tasks left out', async () => {
-    const { value: tasks } = await storage.listTasks({}, 100_000)
+    const { value: tasks } = await storage.readPage({}, 100_000)
     const ids = tasks.map((task) => task.id)
     expect(ids).toEqual([...new Set(ids)].sort((a, b) => a - b))
     expect(tasks.map((task) => task.name)).not.toContain('to delete')

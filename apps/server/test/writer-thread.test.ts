@@ -1,6 +1,6 @@
 import { rename } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import type { SqliteStorage } from '../src/storage/sqlite/open.js'
+import type { SqliteStorage } from '../src/storage/sqlite/sqlite-storage.js'
 import { expectError, get, postJson } from './support/http.js'
 import { startServer, type TestServer } from './support/server.js'
 import { onPostgres } from './support/test-database.js'

@@ -1,4 +1,4 @@
-import type { IfMatch } from '../storage/index.js'
+import type { IfMatch } from '../storage/open-storage.js'
 
 /** An entity tag as a request names it: its opaque text, and whether it is weak (`W/`). */
 interface EntityTag {

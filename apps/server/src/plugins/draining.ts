@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import { ShuttingDownError } from '../errors.js'
+import { ShuttingDownError } from '../domain/domain-errors.js'
 
 /** Requests of a connection begun and not yet answered, kept on its socket. */
 const IN_FLIGHT = Symbol('tasklane.inFlight')

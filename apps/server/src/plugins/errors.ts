@@ -12,7 +12,7 @@ import {
   TooManyStreamsError,
   TooManySubscribersError,
   WriteQueueFullError,
-} from '../errors.js'
+} from '../domain/domain-errors.js'
 import { HttpError } from '../http/http-error.js'
 import { LogLimiter, rootCause } from '../http/log-limiter.js'
 import { pathOf } from '../http/raw-request.js'

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import { DatabaseUnavailableError } from '../errors.js'
+import { DatabaseUnavailableError } from '../domain/domain-errors.js'
 import { withDeadline } from '../storage/deadline.js'
-import type { Storage } from '../storage/index.js'
+import type { Storage } from '../storage/open-storage.js'
 
 /** False unless `check` resolves true within `ms`. */
 const within = (check: Promise<boolean>, ms: number): Promise<boolean> =>

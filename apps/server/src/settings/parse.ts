@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
 import type { TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
-import type { StorageConfig } from '../storage/index.js'
+import type { StorageConfig } from '../storage/open-storage.js'
 import { ConfigError } from './config-error.js'
 import { parseDatabaseUrl } from './database-url.js'
 import {
@@ -29,6 +29,9 @@ type DatabaseKey =
 export interface Settings extends Omit<SettingValues, DatabaseKey> {
   readonly storage: StorageConfig
 }
+
+/** The settings the app is built with: all but where the database is (the storage is given). */
+export type AppSettings = Omit<Settings, 'storage'>
 
 /** What the command line asks for. */
 export type Invocation =

@@ -1,37 +1,12 @@
 // Every setting of the server as one TypeBox schema, the only place a default is written.
-// Over 300 lines because it is that one schema: an entry per setting, each with its meaning.
-import { isIP } from 'node:net'
-import { FormatRegistry, type Static, type TSchema, Type } from '@sinclair/typebox'
+import { type Static, type TSchema, Type } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
+import { STORAGE_DESCRIPTORS_TEXT } from '../storage/descriptors.js'
+import { RESERVED_DESCRIPTORS } from './descriptor-limit.js'
+import './formats.js'
 
 /** The longest delay setTimeout takes (2^31 - 1 ms); a larger one fires at once. */
 export const MAX_TIMER_MS = 2_147_483_647
-
-FormatRegistry.Set('origin', (value) => {
-  if (value === '*') return true
-  try {
-    return new URL(value).origin === value
-  } catch {
-    return false
-  }
-})
-
-/** `*`, or a host name or address, with an optional port: `tasks.example.com`, `[::1]:3000`. */
-FormatRegistry.Set('host', (value) =>
-  /^(\*|[a-z0-9]([a-z0-9.-]*[a-z0-9])?\.?|\[[0-9a-f:.]+\])(:\d{1,5})?$/i.test(value),
-)
-
-/** Proxy-addr's words for address ranges, as TRUST_PROXY takes them. */
-const PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal'])
-
-/** A hop count, an address, an address range (CIDR) or one of PROXY_RANGES. */
-FormatRegistry.Set('proxy', (value) => {
-  if (/^\d+$/.test(value) || PROXY_RANGES.has(value)) return true
-  const [address = '', bits, ...rest] = value.split('/')
-  const version = isIP(address)
-  if (version === 0 || rest.length > 0) return false
-  return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128))
-})
 
 /**
  * Where a setting comes from and how it is shown: its environment variable (the flag is
@@ -252,8 +227,7 @@ export const SettingsSchema = Type.Object({
     ),
     {
       env: 'MAX_CONNECTIONS',
-      derivedDefault:
-        'the open-file limit (ulimit -n) less 64, and less DATABASE_POOL_SIZE + 1 on PostgreSQL',
+      derivedDefault: `the open-file limit (ulimit -n) less ${RESERVED_DESCRIPTORS}, and less the database's descriptors: ${STORAGE_DESCRIPTORS_TEXT}`,
     },
   ),
   drainTimeoutMs: setting(

@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely'
 import type { CommittedSeq } from './committed-seq.js'
 import type { StorageEvents } from './events.js'
 import type { Reads } from './reads.js'
-import type { Schema } from './schema.js'
 import type { Snapshot, Storage, StorageConfig } from './storage.js'
+import type { Schema } from './tables.js'
 
 /**
  * What a database backend brings to the Storage port (task-storage.ts builds the port on
@@ -24,6 +24,8 @@ export interface Backend {
   readonly probeWrite: () => Promise<void>
   /** How many snapshots may be open at once (see Storage). */
   readonly maxSnapshots: number
+  /** File descriptors it holds at most (see Storage). */
+  readonly descriptors: number
   /** A snapshot on a connection of its own, for a listing read in several queries. */
   readonly openSnapshot: () => Promise<Snapshot>
   /**

@@ -1,4 +1,4 @@
-import { DatabaseUnavailableError } from '../errors.js'
+import { DatabaseUnavailableError } from '../domain/domain-errors.js'
 
 /**
  * `promise`, or a DatabaseUnavailableError once `ms` have passed without it settling: a

@@ -1,8 +1,8 @@
 import type { Task } from '@tasklane/contract'
 import { type Compilable, type Kysely, sql } from 'kysely'
 import { type CompiledShape, compileShape, parametersOf, type RunQuery } from './compiled-query.js'
-import type { RowStatus, Schema } from './schema.js'
 import { type AtSeq, type Change, closed, type ListFilter, type Snapshot } from './storage.js'
+import type { RowStatus, Schema } from './tables.js'
 import { CHANGE_COLUMNS, type ChangeRow, TASK_COLUMNS, type TaskRow, toTask } from './task-row.js'
 
 type Db = Kysely<Schema>
@@ -142,7 +142,7 @@ export class Reads {
   }
 
   /** Up to `limit` live tasks matching the filter, in its order, and the newest seq: one statement. */
-  async listTasksAtSeq(filter: ListFilter, limit: number): Promise<AtSeq<Task[]>> {
+  async selectPage(filter: ListFilter, limit: number): Promise<AtSeq<Task[]>> {
     const shape = this.#shapes.get(`list-at-seq:${filterKey(filter)}`, (db, value) =>
       db
         .selectFrom(newestSeq(db))
@@ -160,7 +160,7 @@ export class Reads {
   }
 
   /** Up to `limit` live tasks matching the filter, in its order. */
-  async listTasks(filter: ListFilter, limit: number): Promise<Task[]> {
+  async selectTasks(filter: ListFilter, limit: number): Promise<Task[]> {
     const shape = this.#shapes.get(`list:${filterKey(filter)}`, (db, value) =>
       filtered(db, filter, value).select(TASK_COLUMNS).limit(value('limit')),
     )
@@ -169,7 +169,7 @@ export class Reads {
   }
 
   /** Up to `limit` ids of live tasks matching the filter, in its order. */
-  async listIds(filter: ListFilter, limit: number): Promise<number[]> {
+  async selectIds(filter: ListFilter, limit: number): Promise<number[]> {
     const shape = this.#shapes.get(`ids:${filterKey(filter)}`, (db, value) =>
       filtered(db, filter, value).select('id').limit(value('limit')),
     )
@@ -254,8 +254,8 @@ export async function snapshotOf(reads: Reads, end: () => Promise<void> | void):
   return {
     seq,
     // Never on a connection handed back: it may hold another snapshot already.
-    listTasks: (filter, limit) => (open ? reads.listTasks(filter, limit) : closed()),
-    listIds: (filter, limit) => (open ? reads.listIds(filter, limit) : closed()),
+    readTasks: (filter, limit) => (open ? reads.selectTasks(filter, limit) : closed()),
+    readIds: (filter, limit) => (open ? reads.selectIds(filter, limit) : closed()),
     close: async () => {
       if (!open) return
       open = false

@@ -119,9 +119,9 @@ export interface Change {
 export interface Snapshot {
   readonly seq: number
   /** Up to `limit` live tasks matching the filter, in its order, as of `seq`. */
-  listTasks(filter: ListFilter, limit: number): Promise<Task[]>
+  readTasks(filter: ListFilter, limit: number): Promise<Task[]>
   /** Up to `limit` ids of live tasks matching the filter, in its order, as of `seq`. */
-  listIds(filter: ListFilter, limit: number): Promise<number[]>
+  readIds(filter: ListFilter, limit: number): Promise<number[]>
   close(): Promise<void>
 }
 
@@ -149,10 +149,12 @@ export interface Storage {
    * connection of its own for as long as it streams; on SQLite, no bound of its own.
    */
   readonly maxSnapshots: number
+  /** File descriptors it holds at most (descriptors.ts): MAX_CONNECTIONS leaves room for them. */
+  readonly descriptors: number
   /** The live task with this id (undefined when none or deleted), and the seq the read reflects. */
   findTask(id: number): Promise<AtSeq<Task | undefined>>
   /** Up to `limit` live tasks matching the filter, in its order, in one snapshot. */
-  listTasks(filter: ListFilter, limit: number): Promise<AtSeq<Task[]>>
+  readPage(filter: ListFilter, limit: number): Promise<AtSeq<Task[]>>
   /** A snapshot to read a long listing from in several queries. */
   openSnapshot(): Promise<Snapshot>
   /**

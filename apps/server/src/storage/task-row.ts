@@ -1,5 +1,5 @@
 import type { Task } from '@tasklane/contract'
-import type { RowStatus } from './schema.js'
+import type { RowStatus } from './tables.js'
 
 /** A task as the reads select it: `tag` is null when the task has none. */
 export interface TaskRow {

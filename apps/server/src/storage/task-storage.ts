@@ -1,10 +1,10 @@
-import { DatabaseUnavailableError } from '../errors.js'
+import { DatabaseUnavailableError } from '../domain/domain-errors.js'
 import type { Backend } from './backend.js'
 import { CommittedSeq } from './committed-seq.js'
 import { withDeadline } from './deadline.js'
 import { StorageEvents } from './events.js'
 import { ping, purgeIdempotencyKeys } from './reads.js'
-import type { Snapshot, Storage, WriteOutcome } from './storage.js'
+import type { ListFilter, Snapshot, Storage, WriteOutcome } from './storage.js'
 import { TurnRead } from './turn-read.js'
 import { storageError } from './unavailable.js'
 import { WriteHealth } from './write-health.js'
@@ -30,6 +30,7 @@ export class TaskStorage implements Storage {
   readonly kind: Backend['kind']
   readonly batchesInFlight: number
   readonly maxSnapshots: number
+  readonly descriptors: number
   readonly #backend: Backend
   readonly #events: StorageEvents
   readonly #committed = new CommittedSeq()
@@ -43,6 +44,7 @@ export class TaskStorage implements Storage {
     this.kind = backend.kind
     this.batchesInFlight = backend.batchesInFlight
     this.maxSnapshots = backend.maxSnapshots
+    this.descriptors = backend.descriptors
     this.#events = backend.events ?? new StorageEvents()
     this.#writeHealth = new WriteHealth(() => this.#guarded(backend.probeWrite()))
     // A fault reported outside any write (the writer thread died) leaves writes in doubt.
@@ -69,16 +71,16 @@ export class TaskStorage implements Storage {
     return this.#guarded(this.#backend.reads.findTask(id))
   }
 
-  listTasks(filter: Parameters<Storage['listTasks']>[0], limit: number) {
-    return this.#guarded(this.#backend.reads.listTasksAtSeq(filter, limit))
+  readPage(filter: ListFilter, limit: number) {
+    return this.#guarded(this.#backend.reads.selectPage(filter, limit))
   }
 
   async openSnapshot(): Promise<Snapshot> {
     const snapshot = await this.#guarded(this.#backend.openSnapshot())
     return {
       seq: snapshot.seq,
-      listTasks: (filter, limit) => this.#guarded(snapshot.listTasks(filter, limit)),
-      listIds: (filter, limit) => this.#guarded(snapshot.listIds(filter, limit)),
+      readTasks: (filter, limit) => this.#guarded(snapshot.readTasks(filter, limit)),
+      readIds: (filter, limit) => this.#guarded(snapshot.readIds(filter, limit)),
       close: () => snapshot.close(),
     }
   }

@@ -1,4 +1,4 @@
-import { DatabaseUnavailableError } from '../errors.js'
+import { DatabaseUnavailableError } from '../domain/domain-errors.js'
 
 /**
  * SQLSTATEs that mean the database cannot serve us right now, not that the query is

@@ -1,4 +1,4 @@
-import { DatabaseUnavailableError } from '../errors.js'
+import { DatabaseUnavailableError } from '../domain/domain-errors.js'
 
 /** A write that succeeded this recently (ms) vouches for the write path without a probe. */
 const FRESH_MS = 1_000

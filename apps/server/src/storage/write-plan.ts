@@ -1,6 +1,6 @@
 import type { Task, TaskPatch } from '@tasklane/contract'
-import type { RowStatus } from './schema.js'
 import type { IfMatch, TaskWrite, WriteOutcome } from './storage.js'
+import type { RowStatus } from './tables.js'
 import { toTask } from './task-row.js'
 import {
   type Applied,
@@ -11,7 +11,7 @@ import {
   STALE,
   type StoredKey,
   type WriteStatements,
-} from './write-statements.js'
+} from './write-port.js'
 
 /** How often a batch starts over because another writer changed what it read meanwhile. */
 const MAX_ATTEMPTS = 10

@@ -1,5 +1,5 @@
 import type { ChangeType } from '@tasklane/contract'
-import type { Change } from '../storage/index.js'
+import type { Change } from '../storage/open-storage.js'
 
 /** Which tasks a subscriber follows: all of them, or those with a tag and/or a status. */
 export interface FeedFilter {

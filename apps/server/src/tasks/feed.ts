@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream'
-import type { FastifyBaseLogger } from 'fastify'
-import { ShuttingDownError, TooManySubscribersError } from '../errors.js'
-import type { Change, Storage } from '../storage/index.js'
+import { ShuttingDownError, TooManySubscribersError } from '../domain/domain-errors.js'
+import type { Log } from '../domain/log.js'
+import type { Change, Storage } from '../storage/open-storage.js'
 import { type FeedFilter, viewEvents } from './feed-events.js'
 
 /** Changes a subscriber reads per query: the most it ever holds beyond its socket's buffers. */
@@ -51,7 +51,7 @@ interface Source {
   /** The newest seq announced as committed. */
   readonly newest: number
   remove(subscription: Subscription): void
-  readonly log: FastifyBaseLogger
+  readonly log: Log
 }
 
 /** One subscriber's stream; reads only when the socket wants more (`_read`). */
@@ -151,7 +151,7 @@ class Subscription extends Readable {
 export interface FeedOptions {
   readonly maxSubscribers: number
   readonly keepAliveMs?: number | undefined
-  readonly log: FastifyBaseLogger
+  readonly log: Log
   /** Told the number of subscribers each time it changes (metrics). */
   readonly onSubscribers?: ((count: number) => void) | undefined
 }
@@ -169,7 +169,7 @@ export interface FeedOptions {
  * would all run the same query: one read is made for all of them and its events shared.
  */
 export class Feed implements Source {
-  readonly log: FastifyBaseLogger
+  readonly log: Log
   readonly #storage: Storage
   readonly #options: FeedOptions
   readonly #subscribers = new Set<Subscription>()

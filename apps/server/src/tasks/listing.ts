@@ -1,22 +1,21 @@
 import { Readable } from 'node:stream'
 import type { ListTasksQuery, Task } from '@tasklane/contract'
-import type { FastifyReply } from 'fastify'
-import { TooManyStreamsError } from '../errors.js'
-import type { ListFilter, Snapshot, Storage } from '../storage/index.js'
+import { TooManyStreamsError } from '../domain/domain-errors.js'
+import type { ListFilter, Snapshot, Storage } from '../storage/open-storage.js'
+import {
+  endOfLargePage,
+  jsonArray,
+  ndjson,
+  ndjsonLines,
+  readingAhead,
+  taskChunks,
+} from './listing-stream.js'
 import { type CachedPage, type Format, PageCache } from './page-cache.js'
+import { nextLink } from './page-links.js'
 import { TurnBudget } from './turn-budget.js'
 
 /** Pages up to this size are built in memory; larger ones and the full list are streamed. */
 export const BUFFERED_PAGE_MAX = 1000
-
-/**
- * Tasks read per query while streaming a large listing: small, so that each read (a
- * synchronous one on SQLite) holds the event loop briefly.
- */
-const STREAM_CHUNK = 250
-
-/** Ids read per query while finding where a large page ends (for its Link). */
-const WALK_CHUNK = 1000
 
 /**
  * Options of Readable.from for a listing: one chunk read ahead at most, so a stream
@@ -36,127 +35,28 @@ const CONTENT_TYPES: Record<Format, string> = {
   ndjson: NDJSON,
 }
 
-/**
- * The `Link` to the page after one that ends at `lastId`: the cursor moves (`after`
- * ascending, `before` descending) and every other parameter stays.
- */
-function nextLink(
-  { limit, after, before, tag, status, order }: ListTasksQuery,
-  lastId: number,
-): string {
-  const cursor =
-    order === 'desc'
-      ? `before=${lastId}&order=desc${after === undefined ? '' : `&after=${after}`}`
-      : `after=${lastId}${before === undefined ? '' : `&before=${before}`}`
-  const statusParam = status === undefined ? '' : `&status=${status}`
-  const tagParam = tag === undefined ? '' : `&tag=${encodeURIComponent(tag)}`
-  return `</tasks?limit=${limit}&${cursor}${statusParam}${tagParam}>; rel="next"`
-}
-
-/** The filter moved past `lastId` in its order. */
-const past = (filter: ListFilter, lastId: number): ListFilter =>
-  filter.order === 'desc' ? { ...filter, before: lastId } : { ...filter, after: lastId }
-
-/**
- * Every task matching the filter (at most `limit`), as a series of short queries of
- * `chunk` rows each, all in one snapshot. Each chunk waits for its share of the event loop
- * (`budget`), so that many streams share the server fairly with every other request.
- */
-async function* taskChunks(
-  snapshot: Snapshot,
-  budget: TurnBudget,
-  filter: ListFilter,
-  limit = Number.POSITIVE_INFINITY,
-): AsyncGenerator<Task[]> {
-  let cursor = filter
-  let remaining = limit
-  while (remaining > 0) {
-    const size = Math.min(STREAM_CHUNK, remaining)
-    await budget.take()
-    const tasks = await snapshot.listTasks(cursor, size)
-    if (tasks.length > 0) yield tasks
-    if (tasks.length < size) return
-    remaining -= tasks.length
-    cursor = past(cursor, (tasks.at(-1) as Task).id)
-  }
+/** A listing as it is to be sent: its body (in memory or streamed) and what its headers say. */
+export interface ListingAnswer {
+  readonly contentType: string
+  /** The newest seq the listing reflects (`Tasklane-Seq`). */
+  readonly seq: number
+  /** The `Link` to the next page, when the answer is a full page and more tasks follow. */
+  readonly link: string | undefined
+  readonly body: string | Buffer | Readable
 }
 
 /**
- * The last id of a page of `limit` tasks when more tasks follow it (so it needs a Link),
- * else undefined. When the ids between the first and last matching task are fewer than
- * `limit`, no task can follow: answered at once (`limit=2147483647`). Otherwise the ids
- * are walked a chunk at a time, each waiting for its share of the event loop.
+ * Registers `listener` to run once the answer has been sent or its recipient has gone:
+ * a streamed listing holds a snapshot and a stream slot until then.
  */
-async function endOfLargePage(
-  snapshot: Snapshot,
-  budget: TurnBudget,
-  filter: ListFilter,
-  limit: number,
-): Promise<number | undefined> {
-  const [first] = await snapshot.listIds(filter, 1)
-  if (first === undefined) return undefined
-  const [last] = await snapshot.listIds(
-    { ...filter, order: filter.order === 'desc' ? 'asc' : 'desc' },
-    1,
-  )
-  if (Math.abs((last as number) - first) + 1 <= limit) return undefined
-  let cursor = filter
-  let seen = 0
-  for (;;) {
-    await budget.take()
-    const want = Math.min(WALK_CHUNK, limit + 1 - seen)
-    const ids = await snapshot.listIds(cursor, want)
-    if (seen + ids.length > limit) return ids[limit - seen - 1]
-    seen += ids.length
-    if (ids.length < want) return undefined
-    cursor = past(cursor, ids.at(-1) as number)
-  }
-}
-
-/**
- * `chunks` with the first one read already: a database that cannot serve the listing
- * fails it before its 200 is sent, as a clean 503, rather than cutting it off after.
- */
-async function readingAhead(chunks: AsyncGenerator<Task[]>): Promise<AsyncGenerator<Task[]>> {
-  const first = await chunks.next()
-  return (async function* () {
-    if (first.done) return
-    yield first.value
-    yield* chunks
-  })()
-}
-
-/** `[`, the tasks separated by commas, `]`, written as the chunks arrive. */
-async function* jsonArray(chunks: AsyncIterable<Task[]>): AsyncGenerator<string> {
-  let separator = '['
-  for await (const tasks of chunks) {
-    let text = ''
-    for (const task of tasks) {
-      text += separator + JSON.stringify(task)
-      separator = ','
-    }
-    yield text
-  }
-  yield separator === '[' ? '[]' : ']'
-}
-
-/** One JSON Task per line, written as the chunks arrive. */
-async function* ndjsonLines(chunks: AsyncIterable<Task[]>): AsyncGenerator<string> {
-  for await (const tasks of chunks) yield ndjson(tasks)
-}
-
-function ndjson(tasks: readonly Task[]): string {
-  let text = ''
-  for (const task of tasks) text += `${JSON.stringify(task)}\n`
-  return text
-}
+export type WhenDone = (listener: () => void) => void
 
 /**
  * A body in memory as Fastify sends it unchanged: the JSON array as a string; NDJSON as
  * bytes, since Fastify appends a charset to any string body whose type mentions json.
  */
-function body(format: Format, text: string): string | Buffer {
-  return format === 'json' ? text : Buffer.from(text)
+function body(format: Format, tasks: readonly Task[]): string | Buffer {
+  return format === 'json' ? JSON.stringify(tasks) : Buffer.from(ndjson(tasks))
 }
 
 /**
@@ -185,20 +85,18 @@ export class Listing {
     this.#maxStreams = Math.min(maxStreams, storage.maxSnapshots)
   }
 
-  async list(query: ListTasksQuery, format: Format, reply: FastifyReply): Promise<unknown> {
+  /** The listing `query` asks for, as `format`; `whenDone` tells when a stream may be let go. */
+  async list(query: ListTasksQuery, format: Format, whenDone: WhenDone): Promise<ListingAnswer> {
     const { limit, after, before, tag, status, order } = query
     const filter: ListFilter = { after, before, tag, status, order }
-    // Added to what is there already (CORS varies by Origin).
-    const vary = reply.getHeader('vary')
-    reply.header('Vary', vary === undefined ? 'Accept' : `${vary}, Accept`)
-    reply.type(CONTENT_TYPES[format])
+    const contentType = CONTENT_TYPES[format]
     if (limit === 0) {
-      reply.header('Tasklane-Seq', await this.#storage.newestSeq())
-      return reply.send(body(format, format === 'json' ? '[]' : ''))
+      const seq = await this.#storage.newestSeq()
+      return { contentType, seq, link: undefined, body: body(format, []) }
     }
     if (limit !== undefined && limit <= BUFFERED_PAGE_MAX) {
       const key = PageCache.key(query, format)
-      const read = () => this.#readPage(key, query, filter, limit, format, reply)
+      const read = () => this.#readPage(key, query, filter, limit, format)
       let page: CachedPage
       // Only a page kept before is worth checking the newest seq for.
       if (this.#pages.has(key)) {
@@ -207,19 +105,17 @@ export class Listing {
       } else {
         page = await read()
       }
-      if (page.link !== undefined) reply.header('Link', page.link)
-      return reply.header('Tasklane-Seq', page.seq).send(page.body)
+      return { contentType, ...page }
     }
     // Most full listings are small: read in one query, one that fits a page needs no
     // snapshot held across reads, nor one of the few stream slots (on PostgreSQL, a pooled
     // connection each). Only a listing past a page is streamed, from a snapshot.
-    const { value: tasks, seq } = await this.#storage.listTasks(filter, BUFFERED_PAGE_MAX + 1)
+    const { value: tasks, seq } = await this.#storage.readPage(filter, BUFFERED_PAGE_MAX + 1)
     if (tasks.length <= BUFFERED_PAGE_MAX) {
       // All of it, and fewer than any limit over BUFFERED_PAGE_MAX: no page after it.
-      const text = format === 'json' ? (reply.serialize(tasks) as string) : ndjson(tasks)
-      return reply.header('Tasklane-Seq', seq).send(body(format, text))
+      return { contentType, seq, link: undefined, body: body(format, tasks) }
     }
-    return this.#stream(query, filter, format, reply)
+    return this.#stream(query, filter, format, whenDone)
   }
 
   /**
@@ -249,14 +145,12 @@ export class Listing {
     filter: ListFilter,
     limit: number,
     format: Format,
-    reply: FastifyReply,
   ): Promise<CachedPage> {
-    const { value: tasks, seq } = await this.#storage.listTasks(filter, limit + 1)
+    const { value: tasks, seq } = await this.#storage.readPage(filter, limit + 1)
     const more = tasks.length > limit
     if (more) tasks.length = limit
     const page = {
-      // The JSON array goes through the route's schema, as any other 200 would.
-      body: body(format, format === 'json' ? (reply.serialize(tasks) as string) : ndjson(tasks)),
+      body: body(format, tasks),
       link: more ? nextLink(query, (tasks.at(-1) as Task).id) : undefined,
       seq,
     }
@@ -268,35 +162,41 @@ export class Listing {
     query: ListTasksQuery,
     filter: ListFilter,
     format: Format,
-    reply: FastifyReply,
-  ): Promise<unknown> {
+    whenDone: WhenDone,
+  ): Promise<ListingAnswer> {
     if (this.#streams >= this.#maxStreams) throw new TooManyStreamsError(this.#maxStreams)
     this.#streams++
     let snapshot: Snapshot | undefined
     let done = false
-    // Counted, and its snapshot held, until the response is done or its connection gone,
+    // Counted, and its snapshot held, until the answer is sent or its recipient gone,
     // however it ends.
-    reply.raw.once('close', () => {
+    whenDone(() => {
       done = true
       this.#streams--
       void snapshot?.close()
     })
     snapshot = await this.#storage.openSnapshot()
     if (done) await snapshot.close()
+    const { seq } = snapshot
+    let link: string | undefined
     let chunks: AsyncGenerator<Task[]>
     try {
-      reply.header('Tasklane-Seq', snapshot.seq)
       if (query.limit !== undefined) {
         const lastId = await endOfLargePage(snapshot, this.#budget, filter, query.limit)
-        if (lastId !== undefined) reply.header('Link', nextLink(query, lastId))
+        if (lastId !== undefined) link = nextLink(query, lastId)
       }
       chunks = await readingAhead(taskChunks(snapshot, this.#budget, filter, query.limit))
     } catch (error) {
-      // The client left while the listing was being prepared: nobody to answer.
-      if (done) return reply
+      // The recipient left while the listing was being prepared: nobody to answer.
+      if (done) return { contentType: CONTENT_TYPES[format], seq, link, body: '' }
       throw error
     }
     const text = format === 'json' ? jsonArray(chunks) : ndjsonLines(chunks)
-    return reply.send(Readable.from(text, STREAM_OPTIONS))
+    return {
+      contentType: CONTENT_TYPES[format],
+      seq,
+      link,
+      body: Readable.from(text, STREAM_OPTIONS),
+    }
   }
 }

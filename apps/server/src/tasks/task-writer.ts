@@ -7,8 +7,9 @@ import {
   ShuttingDownError,
   TaskNotFoundError,
   WriteQueueFullError,
-} from '../errors.js'
-import type { IfMatch, Storage, TaskWrite, WriteOutcome } from '../storage/index.js'
+} from '../domain/domain-errors.js'
+import type { Log } from '../domain/log.js'
+import type { IfMatch, Storage, TaskWrite, WriteOutcome } from '../storage/open-storage.js'
 
 /** How long a repeat with the same Idempotency-Key replays the first response. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000
@@ -79,10 +80,12 @@ export interface TaskWriterOptions {
   /** Batches on their way to the database at once. */
   readonly pipeline?: number
   readonly now?: () => number
-  readonly observer?: WriterObserver
+  readonly observer?: WriterObserver | undefined
+  /** Where a failure after a commit (its observer's) is told. */
+  readonly log?: Log | undefined
 }
 
-interface Pending {
+interface QueuedWrite {
   readonly write: TaskWrite
   resolve(outcome: WriteOutcome): void
   reject(error: unknown): void
@@ -161,7 +164,8 @@ export class TaskWriter {
   readonly #pipeline: number
   readonly #now: () => number
   readonly #observer: WriterObserver
-  readonly #queue: Pending[] = []
+  readonly #log: Log | undefined
+  readonly #queue: QueuedWrite[] = []
   /** Idempotency-Keys of the writes not yet answered. */
   readonly #inFlight = new Set<string>()
   readonly #writing = new Set<Promise<void>>()
@@ -176,6 +180,7 @@ export class TaskWriter {
       pipeline = 2,
       now = Date.now,
       observer = {},
+      log,
     }: TaskWriterOptions = {},
   ) {
     this.#storage = storage
@@ -184,6 +189,7 @@ export class TaskWriter {
     this.#pipeline = pipeline
     this.#now = now
     this.#observer = observer
+    this.#log = log
   }
 
   /** Commits one write with the others that arrive meanwhile; rejects with a DomainError when refused. */
@@ -215,7 +221,7 @@ export class TaskWriter {
     }
   }
 
-  async #commit(batch: Pending[]): Promise<void> {
+  async #commit(batch: QueuedWrite[]): Promise<void> {
     const time = this.#now()
     try {
       const started = performance.now()
@@ -224,18 +230,25 @@ export class TaskWriter {
         time,
         time - IDEMPOTENCY_TTL_MS,
       )
-      if (this.#observer.onCommit) this.#report(batch, outcomes, started)
       for (const [i, pending] of batch.entries()) pending.resolve(outcomes[i] as WriteOutcome)
+      // Committed and answered: what the observer does with it can no longer fail a write.
+      if (this.#observer.onCommit) {
+        try {
+          this.#report(batch, outcomes, started)
+        } catch (error) {
+          this.#log?.error({ err: error }, 'the commit observer failed')
+        }
+      }
     } catch (error) {
       for (const pending of batch) pending.reject(error)
     }
   }
 
-  #report(batch: Pending[], outcomes: readonly WriteOutcome[], started: number): void {
+  #report(batch: QueuedWrite[], outcomes: readonly WriteOutcome[], started: number): void {
     const counts = { created: 0, updated: 0, deleted: 0 }
     for (const [i, outcome] of outcomes.entries()) {
       if (outcome.result !== 'written' || outcome.replayed || !outcome.changed) continue
-      const kind = (batch[i] as Pending).write.kind
+      const kind = (batch[i] as QueuedWrite).write.kind
       counts[kind === 'create' ? 'created' : kind === 'update' ? 'updated' : 'deleted']++
     }
     const seconds = (performance.now() - started) / 1000

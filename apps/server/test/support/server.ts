@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { type AppOptions, buildApp } from '../../src/app.js'
-import { openStorage, type Storage } from '../../src/storage/index.js'
+import { openStorage, type Storage } from '../../src/storage/open-storage.js'
 import { createTestDatabase, type TestDatabase } from './test-database.js'
 
 /**
@@ -10,11 +10,11 @@ import { createTestDatabase, type TestDatabase } from './test-database.js'
 export function plainStorage(storage: Storage): Storage {
   // Every method of the port: a new one that is missing here does not compile.
   const methods: Record<
-    Exclude<keyof Storage, 'kind' | 'batchesInFlight' | 'maxSnapshots'>,
+    Exclude<keyof Storage, 'kind' | 'batchesInFlight' | 'maxSnapshots' | 'descriptors'>,
     true
   > = {
     findTask: true,
-    listTasks: true,
+    readPage: true,
     openSnapshot: true,
     newestSeq: true,
     changesAfter: true,
@@ -38,6 +38,7 @@ export function plainStorage(storage: Storage): Storage {
     kind: storage.kind,
     batchesInFlight: storage.batchesInFlight,
     maxSnapshots: storage.maxSnapshots,
+    descriptors: storage.descriptors,
   } as unknown as Storage
 }
 

@@ -1,4 +1,4 @@
-import { openStorage, type Storage } from '../../src/storage/index.js'
+import { openStorage, type Storage } from '../../src/storage/open-storage.js'
 import { backend, createTestDatabase, type TestDatabase } from './test-database.js'
 
 /** A storage opened for a test, with what closing it takes. */

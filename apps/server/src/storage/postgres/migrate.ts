@@ -1,7 +1,7 @@
 import { Kysely, sql } from 'kysely'
 import pg from 'pg'
-import { migrate } from '../migrations/index.js'
-import type { Schema } from '../schema.js'
+import { migrate } from '../migrations/migrator.js'
+import type { Schema } from '../tables.js'
 import { int8Numbers } from './int8-numbers.js'
 import { MigrationDialect } from './migration-dialect.js'
 

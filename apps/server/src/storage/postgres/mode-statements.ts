@@ -3,11 +3,11 @@ import type pg from 'pg'
 import type { RunQuery } from '../compiled-query.js'
 import type { ConnectionMode } from './connection-mode.js'
 import { ownTransactionQueries } from './own-transaction.js'
+import { BEGIN_SNAPSHOT, type BeginSnapshot } from './postgres-snapshots.js'
+import { WRITE_STATEMENT_NAMES } from './postgres-write-statements.js'
 import { preparedQueries, StatementNames } from './prepared.js'
-import { BEGIN_SNAPSHOT, type BeginSnapshot } from './snapshots.js'
 import { localTimeouts, sessionTimeouts, type Timeouts } from './timeouts.js'
 import { TransactionPool } from './transaction-pool.js'
-import { WRITE_STATEMENT_NAMES } from './write-statements.js'
 
 /** How statements run on the storage's pools, as the connection mode requires. */
 export interface ModeStatements {

@@ -1,7 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3'
 import type { SqliteDatabase } from 'kysely'
 import type { RunQuery } from '../compiled-query.js'
-import type { SQLiteDatabase } from './driver.js'
+import type { SQLiteDatabase } from './sqlite-driver.js'
 
 type Statement = BetterSqlite3.Statement<unknown[], unknown>
 

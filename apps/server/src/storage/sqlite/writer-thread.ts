@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads'
-import { DatabaseUnavailableError } from '../../errors.js'
+import { DatabaseUnavailableError } from '../../domain/domain-errors.js'
 import type { StorageEvent } from '../events.js'
 import type { TaskWrite, WriteOutcome } from '../storage.js'
 import type { FileIdentity } from './file-identity.js'

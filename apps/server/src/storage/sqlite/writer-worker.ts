@@ -2,9 +2,9 @@
 // only this thread, not the server's event loop. It runs the same write algorithm as
 // every backend (write-plan.ts); the build ships it as dist/sqlite-worker.js.
 import { parentPort, workerData } from 'node:worker_threads'
-import { openConnection } from './connection.js'
 import { assertSameFile, type FileIdentity } from './file-identity.js'
-import { SqliteBatchWriter } from './write-statements.js'
+import { SqliteBatchWriter } from './sqlite-batch-writer.js'
+import { openConnection } from './sqlite-connection.js'
 import type { WriterReply, WriterRequest } from './writer-thread.js'
 
 /** WAL pages past which a commit checkpoints (SQLite's default: 1,000). */

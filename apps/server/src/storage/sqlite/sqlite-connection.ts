@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { SQLite, type SQLiteDatabase } from './driver.js'
+import { SQLite, type SQLiteDatabase } from './sqlite-driver.js'
 
 /**
  * Opens an SQLite connection as every connection of the server needs it: WAL, and

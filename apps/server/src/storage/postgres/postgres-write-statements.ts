@@ -7,7 +7,7 @@ import {
   type StoredKey,
   type WritePlan,
   type WriteStatements,
-} from '../write-statements.js'
+} from '../write-port.js'
 
 /** The statements of a batch. */
 const FIND_KEYS = `select key, fingerprint, task_id as "taskId", seq, response from idempotency_keys

@@ -1,7 +1,7 @@
 // What a backend implements for the one write algorithm (write-plan.ts): the reads a batch
 // starts from and the one statement that writes its plan. sqlite/write-statements.ts and
 // postgres/write-statements.ts implement it.
-import type { RowStatus } from './schema.js'
+import type { RowStatus } from './tables.js'
 import type { TaskRow } from './task-row.js'
 
 type Awaitable<T> = T | Promise<T>

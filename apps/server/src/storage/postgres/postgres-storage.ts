@@ -1,8 +1,9 @@
 import { Kysely, PostgresDialect, sql } from 'kysely'
 import pg from 'pg'
+import { postgresDescriptors } from '../descriptors.js'
 import { ReadShapes, Reads } from '../reads.js'
-import type { Schema } from '../schema.js'
 import type { Storage, StorageConfig } from '../storage.js'
+import type { Schema } from '../tables.js'
 import { TaskStorage } from '../task-storage.js'
 import { writeBatch } from '../write-plan.js'
 import { WRITE_PROBE_SQL } from '../write-probe.js'
@@ -11,9 +12,9 @@ import { connectionMode } from './connection-mode.js'
 import { int8Numbers } from './int8-numbers.js'
 import { migratePostgres } from './migrate.js'
 import { modeStatements } from './mode-statements.js'
-import { PostgresSnapshots } from './snapshots.js'
+import { PostgresSnapshots } from './postgres-snapshots.js'
+import { postgresStatements } from './postgres-write-statements.js'
 import type { Timeouts } from './timeouts.js'
-import { postgresStatements } from './write-statements.js'
 
 /** `tasl`: the first key of the two-key advisory lock that serializes task writers. */
 const WRITE_LOCK_CLASS = 0x7461_736c
@@ -118,6 +119,7 @@ export async function openPostgres(
     batchesInFlight: 2,
     // The snapshot pool's size: a streamed listing past it is refused, not kept waiting.
     maxSnapshots: poolSize,
+    descriptors: postgresDescriptors(poolSize),
     // Writers on every instance take turns: seqs and ids are drawn after the lock is held
     // and the lock is released only once the commit is visible, so both appear in commit
     // order and a reader following seqs (the feed) or ids (paging) never skips one. The lock

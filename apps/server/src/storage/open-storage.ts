@@ -1,6 +1,6 @@
 import { StorageOpenError } from './open-error.js'
-import { openPostgres } from './postgres/open.js'
-import { openSqlite } from './sqlite/open.js'
+import { openPostgres } from './postgres/postgres-storage.js'
+import { openSqlite } from './sqlite/sqlite-storage.js'
 import type { Storage, StorageConfig } from './storage.js'
 
 export type { StorageEvent } from './events.js'

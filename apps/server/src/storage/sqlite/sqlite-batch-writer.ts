@@ -1,9 +1,9 @@
 import type { TaskWrite, WriteOutcome } from '../storage.js'
 import { TASK_COLUMNS } from '../task-row.js'
 import { writeBatch } from '../write-plan.js'
+import type { CurrentRow, PlannedSeq, StoredKey, WriteStatements } from '../write-port.js'
 import { WRITE_PROBE_SQL } from '../write-probe.js'
-import type { CurrentRow, PlannedSeq, StoredKey, WriteStatements } from '../write-statements.js'
-import type { SQLiteDatabase } from './driver.js'
+import type { SQLiteDatabase } from './sqlite-driver.js'
 
 /** A seq of the plan, once the seq before its first change is known. */
 const seqOf = (seq: PlannedSeq, base: number) => ('abs' in seq ? seq.abs : base + seq.off)

@@ -1,7 +1,7 @@
-import { DatabaseUnavailableError } from '../../errors.js'
+import { DatabaseUnavailableError } from '../../domain/domain-errors.js'
 import { type ReadShapes, Reads, snapshotOf } from '../reads.js'
 import type { Snapshot } from '../storage.js'
-import { openConnection } from './connection.js'
+import { openConnection } from './sqlite-connection.js'
 import { StatementCache } from './statement-cache.js'
 
 /** Idle snapshot connections kept open for the next streamed listing. */

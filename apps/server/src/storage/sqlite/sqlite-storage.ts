@@ -1,17 +1,18 @@
 import type { Worker } from 'node:worker_threads'
 import { Kysely, SqliteDialect } from 'kysely'
 import type { Backend } from '../backend.js'
+import { SQLITE_DESCRIPTORS } from '../descriptors.js'
 import { StorageEvents } from '../events.js'
-import { migrate } from '../migrations/index.js'
+import { migrate } from '../migrations/migrator.js'
 import { ReadShapes, Reads } from '../reads.js'
-import type { Schema } from '../schema.js'
 import type { Snapshot } from '../storage.js'
+import type { Schema } from '../tables.js'
 import { TaskStorage } from '../task-storage.js'
-import { openConnection } from './connection.js'
 import { fileIdentity } from './file-identity.js'
-import { SqliteSnapshots } from './snapshots.js'
+import { SqliteBatchWriter } from './sqlite-batch-writer.js'
+import { openConnection } from './sqlite-connection.js'
+import { SqliteSnapshots } from './sqlite-snapshots.js'
 import { StatementCache } from './statement-cache.js'
-import { SqliteBatchWriter } from './write-statements.js'
 import { SqliteWriterThread } from './writer-thread.js'
 
 /** The SQLite Storage, with a way to reach its writer thread. */
@@ -39,8 +40,8 @@ export class SqliteStorage extends TaskStorage {
 function liveSnapshot(reads: Reads): () => Promise<Snapshot> {
   return async () => ({
     seq: await reads.newestSeq(),
-    listTasks: (filter, limit) => reads.listTasks(filter, limit),
-    listIds: (filter, limit) => reads.listIds(filter, limit),
+    readTasks: (filter, limit) => reads.selectTasks(filter, limit),
+    readIds: (filter, limit) => reads.selectIds(filter, limit),
     close: async () => {},
   })
 }
@@ -68,6 +69,7 @@ export async function openSqlite(filename: string): Promise<SqliteStorage> {
     db,
     reads,
     maxSnapshots: Number.POSITIVE_INFINITY,
+    descriptors: SQLITE_DESCRIPTORS,
   } as const
   if (filename === ':memory:') {
     const batches = new SqliteBatchWriter(database.connection)

@@ -1,0 +1,29 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { routes, type ServerFeatures } from '@tasklane/contract'
+import type { FastifyInstance, FastifyReply } from 'fastify'
+import { fromContract } from '../http/route-options.js'
+import type { Feed } from '../tasks/feed.js'
+
+/** GET /tasks/events: the change feed as Server-Sent Events. */
+export async function feedRoutes(
+  app: FastifyInstance,
+  { feed, features }: { feed: Feed; features: ServerFeatures },
+) {
+  app.withTypeProvider<TypeBoxTypeProvider>().route({
+    ...fromContract(routes.watchTasks, features),
+    // The route's reply type is the event text; the stream is sent as is.
+    handler: async (request, typedReply) => {
+      const reply = typedReply as FastifyReply
+      // Last-Event-ID is where a reconnecting client left off: it wins over `after`.
+      const after = request.headers['last-event-id'] ?? request.query.after
+      reply
+        .type('text/event-stream')
+        // For a proxy that buffers responses by default: events must pass at once.
+        .header('X-Accel-Buffering', 'no')
+      if (request.method === 'HEAD') return reply.send() as never
+      const { tag, status } = request.query
+      const events = await feed.subscribe({ after, tag, status, connection: reply.raw })
+      return reply.send(events) as never
+    },
+  })
+}
