@@ -1,5 +1,6 @@
 import type { ServerFeatures } from '@tasklane/contract'
 import type { FastifyInstance, FastifyServerOptions } from 'fastify'
+import type { Authenticator } from './access/authenticator.js'
 import { allowedHostsFor } from './http/allowed-hosts.js'
 import auth from './plugins/auth.js'
 import connections from './plugins/connections.js'
@@ -31,6 +32,8 @@ export interface PluginContext {
   readonly storage: Storage
   /** Which errors beyond the routes' own this server answers, for the OpenAPI document. */
   readonly features: ServerFeatures
+  /** Who a request is (open mode: everyone the admin `local`). */
+  readonly authenticator: Authenticator
 }
 
 /**
@@ -86,7 +89,7 @@ export const APP_PLUGINS: readonly AppPlugin[] = [
       redisUrl: settings.rateLimitRedisUrl,
     }),
   ),
-  plugin('auth', (app, { settings }) => app.register(auth, { token: settings.apiToken })),
+  plugin('auth', (app, { authenticator }) => app.register(auth, { authenticator })),
   plugin('streamsPerClient', (app, { settings }) =>
     app.register(streamsPerClient, { maxPerClient: settings.maxStreamsPerClient }),
   ),

@@ -14,8 +14,10 @@ import { REDACTED_PATHS } from './plugins/request-log.js'
 import { API_HEADERS } from './plugins/security-headers.js'
 import webPage from './plugins/web-page.js'
 import { feedRoutes } from './routes/feed-routes.js'
+import { listRoutes } from './routes/list-routes.js'
 import { taskRoutes } from './routes/task-routes.js'
-import { Services } from './services.js'
+import { tokenRoutes } from './routes/token-routes.js'
+import { authenticatorFor, Services } from './services.js'
 import type { AppSettings } from './settings/parse.js'
 import { defaultSettings } from './settings/schema.js'
 import type { Storage } from './storage/open-storage.js'
@@ -155,15 +157,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { storage, plugins = APP_PLUGINS, webRoot = defaultWebRoot() } = options
   // Defaults come from the settings schema, whoever builds the app.
   const settings: AppSettings = { ...defaultSettings(), ...options.settings }
+  const authenticator = authenticatorFor(settings, storage)
   const app = Fastify(fastifyOptions(settings, plugins, options))
   // One key order everywhere, the contract's (storage builds every Task in it): the same
   // task is the same text in a listing, a single-task response, NDJSON and the feed.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data))
-  const features = { apiToken: settings.apiToken !== undefined, rateLimit: settings.rateLimit > 0 }
-  for (const part of plugins) await part.register(app, { settings, storage, features })
+  const features = { apiToken: authenticator.required, rateLimit: settings.rateLimit > 0 }
+  const context = { settings, storage, features, authenticator }
+  for (const part of plugins) await part.register(app, context)
 
   const reports = app.hasDecorator('metrics') ? app.metrics : NO_METRICS
-  const services = new Services({
+  const services = new Services(authenticator, {
     settings,
     storage,
     log: app.log,
@@ -176,13 +180,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('preClose', async () => services.endStreams())
   app.addHook('onClose', async () => services.close())
 
-  await app.register(taskRoutes, {
-    writer: services.writer,
-    listing: services.listing,
-    storage,
-    features,
-  })
+  await app.register(taskRoutes, { writer: services.writer, reads: services.reads, features })
   await app.register(feedRoutes, { feed: services.feed, features })
+  await app.register(listRoutes, { lists: services.lists, features })
+  await app.register(tokenRoutes, { tokens: services.tokens, rights: services.rights, features })
   await app.register(webPage, { root: webRoot })
   return app
 }

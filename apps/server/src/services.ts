@@ -1,9 +1,16 @@
+import { Authenticator } from './access/authenticator.js'
+import { JwtVerifier } from './access/jwt-verifier.js'
+import { RightsCache } from './access/rights-cache.js'
+import { TokenService } from './access/token-service.js'
+import { KeysInFlight } from './domain/keys-in-flight.js'
 import type { Log } from './domain/log.js'
-import type { Settings } from './settings/parse.js'
+import { ListService } from './lists/list-service.js'
+import type { AppSettings } from './settings/parse.js'
 import type { Storage } from './storage/open-storage.js'
 import { Feed } from './tasks/feed.js'
 import { IdempotencyPurge } from './tasks/idempotency-purge.js'
 import { Listing } from './tasks/listing.js'
+import { TaskReads } from './tasks/task-reads.js'
 import { MAX_BATCH, TaskWriter, type WriterObserver } from './tasks/task-writer.js'
 
 /** What the services report as they work (the metrics plugin listens); all optional. */
@@ -15,7 +22,7 @@ export interface ServiceObservers {
 
 /** What the services are built from: the settings, the storage, where to log and report. */
 export interface ServiceOptions {
-  readonly settings: Pick<Settings, 'groupCommit' | 'maxSubscribers' | 'maxStreams'>
+  readonly settings: AppSettings
   readonly storage: Storage
   readonly log: Log
   readonly observers?: ServiceObservers
@@ -24,30 +31,61 @@ export interface ServiceOptions {
 }
 
 /**
+ * Who a request is: the credentials the settings switch on (API_TOKEN, JWTs; with either,
+ * access tokens), or none (open mode). Built before the plugins, which authenticate with it.
+ */
+export function authenticatorFor(settings: AppSettings, storage: Storage): Authenticator {
+  const { authJwtSecret: secret, authJwksUrl: jwksUrl } = settings
+  const jwt =
+    secret === undefined && jwksUrl === undefined
+      ? undefined
+      : new JwtVerifier({
+          secret,
+          jwksUrl,
+          issuer: settings.authJwtIssuer,
+          audience: settings.authJwtAudience,
+        })
+  return new Authenticator(storage, { apiToken: settings.apiToken, jwt })
+}
+
+/**
  * The server's services, built once where the app is assembled: the group-commit writer,
- * the listing, the change feed, and the background purge of expired Idempotency-Keys. None
- * knows HTTP; the route files map requests to them.
+ * the reads of tasks as each caller may make them, the change feed, lists and members,
+ * access tokens, and the background purge of expired Idempotency-Keys. None knows HTTP;
+ * the route files map requests to them.
  */
 export class Services {
   readonly writer: TaskWriter
-  readonly listing: Listing
+  readonly reads: TaskReads
   readonly feed: Feed
+  readonly lists: ListService
+  readonly tokens: TokenService
+  readonly rights: RightsCache
   readonly #purge: IdempotencyPurge
 
-  constructor({ settings, storage, log, observers = {}, keepAliveMs }: ServiceOptions) {
+  constructor(
+    authenticator: Authenticator,
+    { settings, storage, log, observers = {}, keepAliveMs }: ServiceOptions,
+  ) {
+    const keysInFlight = new KeysInFlight()
+    this.rights = new RightsCache(storage)
     this.writer = new TaskWriter(storage, {
       maxBatch: settings.groupCommit ? MAX_BATCH : 1,
       pipeline: settings.groupCommit ? storage.batchesInFlight : 1,
       observer: observers.writer,
       log,
+      keysInFlight,
     })
-    this.listing = new Listing(storage, { maxStreams: settings.maxStreams })
+    const listing = new Listing(storage, { maxStreams: settings.maxStreams })
+    this.reads = new TaskReads(storage, listing, this.rights)
     this.feed = new Feed(storage, {
       maxSubscribers: settings.maxSubscribers,
       keepAliveMs,
       log,
       onSubscribers: observers.onSubscribers,
     })
+    this.lists = new ListService(storage, this.rights, keysInFlight)
+    this.tokens = new TokenService(storage, authenticator)
     this.#purge = new IdempotencyPurge(storage, log)
   }
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { LOCAL_CALLER } from '../src/domain/rights.js'
 import { openStorage, StorageOpenError } from '../src/storage/open-storage.js'
 import { connectionMode } from '../src/storage/postgres/connection-mode.js'
 import { createTestDatabase, type TestDatabase, throughPooler } from './support/test-database.js'
@@ -64,7 +65,14 @@ describe.runIf(throughPooler)('opening PostgreSQL storage through a pooler', () 
       const storage = await openStorage(config({ preparedStatements }))
       try {
         const [written] = await storage.write(
-          [{ kind: 'create', name: preparedStatements, fingerprint: preparedStatements }],
+          [
+            {
+              caller: LOCAL_CALLER,
+              kind: 'create',
+              name: preparedStatements,
+              fingerprint: preparedStatements,
+            },
+          ],
           Date.now(),
           0,
         )

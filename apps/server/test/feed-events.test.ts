@@ -12,14 +12,26 @@ const red = { tag: 'red' }
 function change(seq: number, prevSeq: number, prevTag: string, tag: string): Change {
   const task: Task = {
     id: 7,
+    listId: 1,
     name: 'seven',
     tag,
     status: 'open',
     version: 3,
     createdAt: '2026-11-25T00:00:00.000Z',
+    createdBy: 'local',
     updatedAt: '2026-11-25T00:00:00.000Z',
+    updatedBy: 'local',
   }
-  return { seq, id: 7, version: 3, task, prevSeq, prev: { tag: prevTag, status: 'open' } }
+  return {
+    seq,
+    id: 7,
+    version: 3,
+    listId: 1,
+    task,
+    prevSeq,
+    createdSeq: 1,
+    prev: { tag: prevTag, status: 'open', listId: 1 },
+  }
 }
 
 describe('changeType in a filtered view', () => {

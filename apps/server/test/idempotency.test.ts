@@ -1,6 +1,7 @@
 import type { Task } from '@tasklane/contract'
 import { exchange } from '@tasklane/testing/raw-http'
 import { afterEach, describe, expect, it } from 'vitest'
+import { LOCAL_CALLER } from '../src/domain/rights.js'
 import type { Storage } from '../src/storage/open-storage.js'
 import { IDEMPOTENCY_TTL_MS, TaskWriter } from '../src/tasks/task-writer.js'
 import { aTask, expectError, listAll, postJson, postRaw, type Reachable } from './support/http.js'
@@ -206,7 +207,8 @@ describe('Idempotency-Key on POST /task', () => {
     const server = await serve()
     let now = Date.parse('2030-01-01T00:00:00Z')
     const writer = new TaskWriter(server.storage, { now: () => now })
-    const daily = () => writer.write({ kind: 'create', task: { name: 'Daily' }, key: 'k-ttl' })
+    const daily = () =>
+      writer.write({ caller: LOCAL_CALLER, kind: 'create', task: { name: 'Daily' }, key: 'k-ttl' })
     const first = await daily()
     expect(first.replayed).toBe(false)
     now += IDEMPOTENCY_TTL_MS - 1_000

@@ -1,5 +1,6 @@
 import type { Task } from '@tasklane/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { LOCAL_CALLER } from '../src/domain/rights.js'
 import type { ListFilter, Snapshot, Storage } from '../src/storage/open-storage.js'
 import { get, seqOf } from './support/http.js'
 import { startServer, type TestServer } from './support/server.js'
@@ -40,7 +41,7 @@ describe('a large page (limit > 1000) read while tasks are created', () => {
           if (armed) {
             armed = false
             await storage.write(
-              [{ kind: 'create', name: 'between', fingerprint: '' }],
+              [{ caller: LOCAL_CALLER, kind: 'create', name: 'between', fingerprint: '' }],
               Date.now(),
               0,
             )

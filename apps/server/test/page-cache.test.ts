@@ -286,7 +286,13 @@ describe.runIf(onPostgres)('GET /tasks on two instances sharing one database', (
 })
 
 describe('PageCache', () => {
-  const page = (body: string, seq = 1) => ({ body, link: `l${body}`, seq })
+  const page = (body: string, seq = 1) => ({
+    body,
+    link: `l${body}`,
+    seq,
+    accessSeq: 0,
+    empty: false,
+  })
 
   it('serves a page only for the seq it reflects', () => {
     const cache = new PageCache()
@@ -327,25 +333,30 @@ describe('PageCache', () => {
 
   it('keeps tags that contain the separator apart from other cursors', () => {
     const key = (after: number | undefined, tag: string | undefined) =>
-      PageCache.key({ limit: 2, after, tag }, 'json')
+      PageCache.key({ limit: 2, after, tag }, 'json', undefined)
     expect(key(1, ':3')).not.toBe(key(1, undefined))
     expect(key(undefined, 'x')).toBe(key(0, 'x'))
     expect(key(1, '')).not.toBe(key(1, undefined))
   })
 
-  it('keeps orders, bounds, statuses and formats apart', () => {
+  it('keeps orders, bounds, statuses, formats and lists apart', () => {
     const keys = [
-      PageCache.key({ limit: 2, after: 1 }, 'json'),
-      PageCache.key({ limit: 2, after: 1 }, 'ndjson'),
-      PageCache.key({ limit: 2, after: 1, order: 'desc' }, 'json'),
-      PageCache.key({ limit: 2, after: 1, before: 9 }, 'json'),
-      PageCache.key({ limit: 2, before: 1 }, 'json'),
-      PageCache.key({ limit: 2, after: 1, status: 'open' }, 'json'),
-      PageCache.key({ limit: 2, after: 1, status: 'done' }, 'json'),
+      PageCache.key({ limit: 2, after: 1 }, 'json', undefined),
+      PageCache.key({ limit: 2, after: 1 }, 'ndjson', undefined),
+      PageCache.key({ limit: 2, after: 1, order: 'desc' }, 'json', undefined),
+      PageCache.key({ limit: 2, after: 1, before: 9 }, 'json', undefined),
+      PageCache.key({ limit: 2, before: 1 }, 'json', undefined),
+      PageCache.key({ limit: 2, after: 1, status: 'open' }, 'json', undefined),
+      PageCache.key({ limit: 2, after: 1, status: 'done' }, 'json', undefined),
     ]
+    keys.push(
+      PageCache.key({ limit: 2, after: 1 }, 'json', [1]),
+      PageCache.key({ limit: 2, after: 1 }, 'json', [1, 2]),
+      PageCache.key({ limit: 2, after: 1 }, 'json', []),
+    )
     expect(new Set(keys).size).toBe(keys.length)
-    expect(PageCache.key({ limit: 2, order: 'asc' }, 'json')).toBe(
-      PageCache.key({ limit: 2 }, 'json'),
+    expect(PageCache.key({ limit: 2, order: 'asc' }, 'json', undefined)).toBe(
+      PageCache.key({ limit: 2 }, 'json', undefined),
     )
   })
 })

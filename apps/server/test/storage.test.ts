@@ -79,7 +79,7 @@ describe.runIf(onPostgres)('PostgreSQL storage', () => {
     expect(typeof (await server.storage.newestSeq())).toBe('number')
     const response = await get(server, `/tasks/${task.id}`)
     expect(await response.text()).toBe(
-      `{"id":${task.id},"name":"int8","status":"open","version":1,"createdAt":"${task.createdAt}","updatedAt":"${task.updatedAt}"}`,
+      `{"id":${task.id},"listId":1,"name":"int8","status":"open","version":1,"createdAt":"${task.createdAt}","createdBy":"local","updatedAt":"${task.updatedAt}","updatedBy":"local"}`,
     )
   })
 
@@ -89,14 +89,18 @@ describe.runIf(onPostgres)('PostgreSQL storage', () => {
         db
           .insertInto('tasks')
           .values({
+            list_id: 1,
             name: 'a\u0000b',
             tag: null,
             status: 'open',
             version: 1,
             created_at: 0,
+            created_by: 'local',
             updated_at: 0,
+            updated_by: 'local',
             seq: 1_000_000,
             prev_seq: 0,
+            created_seq: 1_000_000,
           })
           .execute(),
       ),
@@ -130,6 +134,11 @@ describe('storage', () => {
       prev_seq: 0,
       prev_tag: null,
       prev_status: null,
+      list_id: 1,
+      created_by: 'local',
+      updated_by: 'local',
+      prev_list_id: null,
+      created_seq: seqOf(response),
     })
   })
 
@@ -151,6 +160,11 @@ describe('storage', () => {
       prev_seq: seqOf(patched),
       prev_tag: 'gone',
       prev_status: 'done',
+      list_id: 1,
+      created_by: 'local',
+      updated_by: 'local',
+      prev_list_id: 1,
+      created_seq: expect.any(Number),
     })
     expect(Date.parse(changed.updatedAt)).toBeLessThanOrEqual(
       (await rowOf(task.id))?.updated_at as number,

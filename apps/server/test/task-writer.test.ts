@@ -7,6 +7,7 @@ import {
   TaskNotFoundError,
   WriteQueueFullError,
 } from '../src/domain/domain-errors.js'
+import { LOCAL_CALLER } from '../src/domain/rights.js'
 import type { Storage, TaskWrite } from '../src/storage/open-storage.js'
 import { type Commit, TaskWriter, type Written } from '../src/tasks/task-writer.js'
 import { aTask, deleteRaw, listAll, patchRaw, postJson } from './support/http.js'
@@ -52,7 +53,15 @@ const taskOf = (written: Written) => written.task as Task
 async function createSome(writer: TaskWriter, count: number, prefix: string): Promise<Task[]> {
   const tasks: Task[] = []
   for (let i = 0; i < count; i++) {
-    tasks.push(taskOf(await writer.write({ kind: 'create', task: { name: `${prefix} ${i}` } })))
+    tasks.push(
+      taskOf(
+        await writer.write({
+          caller: LOCAL_CALLER,
+          kind: 'create',
+          task: { name: `${prefix} ${i}` },
+        }),
+      ),
+    )
   }
   return tasks
 }
@@ -65,15 +74,24 @@ describe('group commit', () => {
     const [creates, updates, deletes] = await Promise.all([
       Promise.all(
         Array.from({ length: 20 }, (_, i) =>
-          writer.write({ kind: 'create', task: { name: `task ${i}` } }),
+          writer.write({ caller: LOCAL_CALLER, kind: 'create', task: { name: `task ${i}` } }),
+        ),
+      ),
+      Promise.all(
+        existing.slice(0, 10).map((task) =>
+          writer.write({
+            caller: LOCAL_CALLER,
+            kind: 'update',
+            id: task.id,
+            patch: { status: 'done' },
+          }),
         ),
       ),
       Promise.all(
         existing
-          .slice(0, 10)
-          .map((task) => writer.write({ kind: 'update', id: task.id, patch: { status: 'done' } })),
+          .slice(10)
+          .map((task) => writer.write({ caller: LOCAL_CALLER, kind: 'delete', id: task.id })),
       ),
-      Promise.all(existing.slice(10).map((task) => writer.write({ kind: 'delete', id: task.id }))),
     ])
     await writer.close()
 
@@ -112,12 +130,29 @@ describe('group commit', () => {
     counted.commits.length = 0
     // Sent in one turn: they wait for the same commit.
     const outcomes = await Promise.allSettled([
-      writer.write({ kind: 'update', id: task.id, patch: { name: 'first' } }),
-      writer.write({ kind: 'update', id: task.id, patch: { tag: 'second' }, ifMatch: [2] }),
-      writer.write({ kind: 'update', id: task.id, patch: { name: 'stale' }, ifMatch: [1] }),
-      writer.write({ kind: 'update', id: task.id, patch: { name: 'first' } }),
-      writer.write({ kind: 'delete', id: task.id, ifMatch: [3] }),
-      writer.write({ kind: 'update', id: task.id, patch: { name: 'too late' } }),
+      writer.write({ caller: LOCAL_CALLER, kind: 'update', id: task.id, patch: { name: 'first' } }),
+      writer.write({
+        caller: LOCAL_CALLER,
+        kind: 'update',
+        id: task.id,
+        patch: { tag: 'second' },
+        ifMatch: [2],
+      }),
+      writer.write({
+        caller: LOCAL_CALLER,
+        kind: 'update',
+        id: task.id,
+        patch: { name: 'stale' },
+        ifMatch: [1],
+      }),
+      writer.write({ caller: LOCAL_CALLER, kind: 'update', id: task.id, patch: { name: 'first' } }),
+      writer.write({ caller: LOCAL_CALLER, kind: 'delete', id: task.id, ifMatch: [3] }),
+      writer.write({
+        caller: LOCAL_CALLER,
+        kind: 'update',
+        id: task.id,
+        patch: { name: 'too late' },
+      }),
     ])
     await writer.close()
     expect(counted.commits).toEqual([['update', 'update', 'update', 'update', 'delete', 'update']])
@@ -174,20 +209,26 @@ describe('the write queue', () => {
     const writer = new TaskWriter(server.storage, { maxQueue: 2 })
     const [target] = (await createSome(writer, 1, 'queued')) as [Task]
     try {
-      const first = writer.write({ kind: 'create', task: { name: 'one' } })
-      const second = writer.write({ kind: 'update', id: target.id, patch: { name: 'two' } })
+      const first = writer.write({ caller: LOCAL_CALLER, kind: 'create', task: { name: 'one' } })
+      const second = writer.write({
+        caller: LOCAL_CALLER,
+        kind: 'update',
+        id: target.id,
+        patch: { name: 'two' },
+      })
       await expect(
-        writer.write({ kind: 'create', task: { name: 'three' } }),
+        writer.write({ caller: LOCAL_CALLER, kind: 'create', task: { name: 'three' } }),
       ).rejects.toBeInstanceOf(WriteQueueFullError)
-      await expect(writer.write({ kind: 'delete', id: target.id })).rejects.toBeInstanceOf(
-        WriteQueueFullError,
-      )
+      await expect(
+        writer.write({ caller: LOCAL_CALLER, kind: 'delete', id: target.id }),
+      ).rejects.toBeInstanceOf(WriteQueueFullError)
       const done = await Promise.all([first, second])
       expect(done.map((written) => taskOf(written).name)).toEqual(['one', 'two'])
       // With the queue drained, a write is accepted again.
-      expect(taskOf(await writer.write({ kind: 'create', task: { name: 'four' } })).name).toBe(
-        'four',
-      )
+      expect(
+        taskOf(await writer.write({ caller: LOCAL_CALLER, kind: 'create', task: { name: 'four' } }))
+          .name,
+      ).toBe('four')
     } finally {
       await writer.close()
     }
@@ -199,14 +240,29 @@ describe('the write queue', () => {
   it('refuses a write whose Idempotency-Key is still waiting for its commit with KeyInFlightError', async () => {
     const writer = new TaskWriter(server.storage)
     try {
-      const first = writer.write({ kind: 'create', task: { name: 'keyed' }, key: 'in-flight' })
+      const first = writer.write({
+        caller: LOCAL_CALLER,
+        kind: 'create',
+        task: { name: 'keyed' },
+        key: 'in-flight',
+      })
       await expect(
-        writer.write({ kind: 'create', task: { name: 'keyed' }, key: 'in-flight' }),
+        writer.write({
+          caller: LOCAL_CALLER,
+          kind: 'create',
+          task: { name: 'keyed' },
+          key: 'in-flight',
+        }),
       ).rejects.toBeInstanceOf(KeyInFlightError)
       expect((await first).replayed).toBe(false)
       // Once answered, the key replays.
       expect(
-        await writer.write({ kind: 'create', task: { name: 'keyed' }, key: 'in-flight' }),
+        await writer.write({
+          caller: LOCAL_CALLER,
+          kind: 'create',
+          task: { name: 'keyed' },
+          key: 'in-flight',
+        }),
       ).toEqual({ ...(await first), replayed: true })
     } finally {
       await writer.close()
@@ -222,15 +278,15 @@ describe('a write after the writer has closed', () => {
     await open.close()
     const writer = new TaskWriter(server.storage)
     await writer.close()
-    await expect(writer.write({ kind: 'create', task: { name: 'late' } })).rejects.toBeInstanceOf(
-      ShuttingDownError,
-    )
     await expect(
-      writer.write({ kind: 'update', id: task.id, patch: { name: 'late' } }),
+      writer.write({ caller: LOCAL_CALLER, kind: 'create', task: { name: 'late' } }),
     ).rejects.toBeInstanceOf(ShuttingDownError)
-    await expect(writer.write({ kind: 'delete', id: task.id })).rejects.toBeInstanceOf(
-      ShuttingDownError,
-    )
+    await expect(
+      writer.write({ caller: LOCAL_CALLER, kind: 'update', id: task.id, patch: { name: 'late' } }),
+    ).rejects.toBeInstanceOf(ShuttingDownError)
+    await expect(
+      writer.write({ caller: LOCAL_CALLER, kind: 'delete', id: task.id }),
+    ).rejects.toBeInstanceOf(ShuttingDownError)
     const listed = await listAll(server)
     expect(listed.map((each) => each.name)).not.toContain('late')
     expect(listed.find((each) => each.id === task.id)).toEqual(task)
@@ -245,6 +301,7 @@ describe('the writer observer', () => {
       observer: { onCommit: (commit) => commits.push(commit), onQueueDepth: (d) => depths.push(d) },
     })
     const created = await writer.write({
+      caller: LOCAL_CALLER,
       kind: 'create',
       task: { name: 'observed' },
       key: 'observed-key',
@@ -254,13 +311,24 @@ describe('the writer observer', () => {
     commits.length = 0
     depths.length = 0
     const outcomes = await Promise.allSettled([
-      writer.write({ kind: 'create', task: { name: 'again' } }),
-      writer.write({ kind: 'create', task: { name: 'observed' }, key: 'observed-key' }), // replay
-      writer.write({ kind: 'update', id, patch: { status: 'done' } }),
-      writer.write({ kind: 'update', id, patch: { status: 'done' } }), // changes nothing
-      writer.write({ kind: 'update', id, patch: { name: 'x' }, ifMatch: [1] }), // 412
-      writer.write({ kind: 'delete', id: other.id }),
-      writer.write({ kind: 'delete', id: other.id }), // 404
+      writer.write({ caller: LOCAL_CALLER, kind: 'create', task: { name: 'again' } }),
+      writer.write({
+        caller: LOCAL_CALLER,
+        kind: 'create',
+        task: { name: 'observed' },
+        key: 'observed-key',
+      }), // replay
+      writer.write({ caller: LOCAL_CALLER, kind: 'update', id, patch: { status: 'done' } }),
+      writer.write({ caller: LOCAL_CALLER, kind: 'update', id, patch: { status: 'done' } }), // changes nothing
+      writer.write({
+        caller: LOCAL_CALLER,
+        kind: 'update',
+        id,
+        patch: { name: 'x' },
+        ifMatch: [1],
+      }), // 412
+      writer.write({ caller: LOCAL_CALLER, kind: 'delete', id: other.id }),
+      writer.write({ caller: LOCAL_CALLER, kind: 'delete', id: other.id }), // 404
     ])
     await writer.close()
     expect(outcomes.map((outcome) => outcome.status)).toEqual([
@@ -284,9 +352,9 @@ describe('the writer observer', () => {
     const writer = new TaskWriter(server.storage, {
       observer: { onCommit: (commit) => commits.push(commit) },
     })
-    expect(taskOf(await writer.write({ kind: 'create', task: { name: 'one' } }))).toEqual(
-      aTask({ name: 'one' }),
-    )
+    expect(
+      taskOf(await writer.write({ caller: LOCAL_CALLER, kind: 'create', task: { name: 'one' } })),
+    ).toEqual(aTask({ name: 'one' }))
     await writer.close()
     expect(commits.map(({ seconds: _, ...counts }) => counts)).toEqual([
       { size: 1, created: 1, updated: 0, deleted: 0 },
@@ -303,7 +371,11 @@ describe('the writer observer', () => {
       },
       log,
     })
-    const written = await writer.write({ kind: 'create', task: { name: 'observed badly' } })
+    const written = await writer.write({
+      caller: LOCAL_CALLER,
+      kind: 'create',
+      task: { name: 'observed badly' },
+    })
     await writer.close()
     expect(taskOf(written)).toEqual(aTask({ name: 'observed badly' }))
     const { value: stored } = await server.storage.findTask(taskOf(written).id)

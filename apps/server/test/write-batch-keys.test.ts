@@ -3,6 +3,7 @@
 import type { Task } from '@tasklane/contract'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { LOCAL_CALLER } from '../src/domain/rights.js'
 import {
   openStorage,
   type Storage,
@@ -24,12 +25,14 @@ const T0 = Date.parse('2030-01-01T00:00:00Z')
 
 /** A keyed create; the fingerprint stands for its request (method, task and body). */
 const keyedCreate = (name: string, key: string, fingerprint = `POST:${name}`): TaskWrite => ({
+  caller: LOCAL_CALLER,
   kind: 'create',
   name,
   key,
   fingerprint,
 })
 const keyedUpdate = (id: number, patch: object, key: string): TaskWrite => ({
+  caller: LOCAL_CALLER,
   kind: 'update',
   id,
   patch,
@@ -37,6 +40,7 @@ const keyedUpdate = (id: number, patch: object, key: string): TaskWrite => ({
   fingerprint: `PATCH:${id}:${JSON.stringify(patch)}`,
 })
 const keyedDelete = (id: number, key: string): TaskWrite => ({
+  caller: LOCAL_CALLER,
   kind: 'delete',
   id,
   key,
@@ -96,7 +100,7 @@ describe.each(storages)('Idempotency-Keys of storage.write on %s', (_, open) => 
         keyedCreate('kept', stored),
         keyedCreate('new', other),
         keyedCreate('changed', stored),
-        { kind: 'create', name: 'no key', fingerprint: '' },
+        { caller: LOCAL_CALLER, kind: 'create', name: 'no key', fingerprint: '' },
       ],
       T0 + DAY - 1,
     )
@@ -108,10 +112,20 @@ describe.each(storages)('Idempotency-Keys of storage.write on %s', (_, open) => 
   })
 
   it('replays a change or a delete as first answered, even after the task changed since', async () => {
-    const task = taskOf((await write([{ kind: 'create', name: 'keyed', fingerprint: '' }]))[0])
+    const task = taskOf(
+      (await write([{ caller: LOCAL_CALLER, kind: 'create', name: 'keyed', fingerprint: '' }]))[0],
+    )
     const [patchKey, deleteKey] = [freshKey(), freshKey()]
     const [changed] = await write([keyedUpdate(task.id, { status: 'done' }, patchKey)])
-    await write([{ kind: 'update', id: task.id, patch: { name: 'later' }, fingerprint: '' }])
+    await write([
+      {
+        caller: LOCAL_CALLER,
+        kind: 'update',
+        id: task.id,
+        patch: { name: 'later' },
+        fingerprint: '',
+      },
+    ])
     expect(await write([keyedUpdate(task.id, { status: 'done' }, patchKey)])).toEqual([
       replayOf(changed),
     ])
@@ -155,7 +169,9 @@ describe.each(storages)('Idempotency-Keys of storage.write on %s', (_, open) => 
       replayOf(created),
     ])
     expect(await storage.newestSeq()).toBe(seq)
-    const [next] = await write([{ kind: 'create', name: 'next', fingerprint: '' }])
+    const [next] = await write([
+      { caller: LOCAL_CALLER, kind: 'create', name: 'next', fingerprint: '' },
+    ])
     expect(taskOf(next).id).toBe(taskOf(created).id + 1)
     expect(next).toMatchObject({ seq: seq + 1 })
   })
@@ -201,19 +217,14 @@ describe.runIf(onPostgres)('another instance writing between a batch’s reads a
     await drop?.()
   })
 
-  /** The real statements, counted, with `meanwhile` run once after the first read of `when`. */
-  function racing(when: 'findKeys' | 'findRows', meanwhile: () => Promise<unknown>) {
-    const calls = { findKeys: 0, findRows: 0, apply: 0 }
+  /** The real statements, counted, with `meanwhile` run once after the first read. */
+  function racing(meanwhile: () => Promise<unknown>) {
+    const calls = { reads: 0, apply: 0 }
     const statements: WriteStatements = {
-      async findKeys(keys, notBefore) {
-        const found = await real.findKeys(keys, notBefore)
-        if (++calls.findKeys === 1 && when === 'findKeys') await meanwhile()
-        return found
-      },
-      async findRows(ids) {
-        const rows = await real.findRows(ids)
-        if (++calls.findRows === 1 && when === 'findRows') await meanwhile()
-        return rows
+      async read(request) {
+        const context = await real.read(request)
+        if (++calls.reads === 1) await meanwhile()
+        return context
       },
       apply(plan) {
         calls.apply++
@@ -225,11 +236,11 @@ describe.runIf(onPostgres)('another instance writing between a batch’s reads a
 
   it('starts over when the other stored the same key meanwhile, and then replays its task', async () => {
     const raced = keyedCreate('raced', 'raced-key')
-    const { statements, calls } = racing('findKeys', () => other.write([raced], T0, T0 - DAY))
+    const { statements, calls } = racing(() => other.write([raced], T0, T0 - DAY))
     const [outcome] = await writeBatch(statements, [raced], T0, T0 - DAY)
     const [theirs] = await other.write([raced], T0, T0 - DAY)
     // Read, write refused (STALE), read again: a replay, nothing left to write.
-    expect(calls).toEqual({ findKeys: 2, findRows: 0, apply: 1 })
+    expect(calls).toEqual({ reads: 2, apply: 1 })
     expect(outcome).toEqual(theirs)
     expect(outcome).toMatchObject({ replayed: true })
     const { value: listed } = await mine.readPage({}, 10)
@@ -238,19 +249,28 @@ describe.runIf(onPostgres)('another instance writing between a batch’s reads a
 
   it('starts over when the other changed a row meanwhile: If-Match then fails, and the change is not lost', async () => {
     const [created] = await mine.write(
-      [{ kind: 'create', name: 'contested', fingerprint: '' }],
+      [{ caller: LOCAL_CALLER, kind: 'create', name: 'contested', fingerprint: '' }],
       T0,
       T0 - DAY,
     )
     const task = taskOf(created)
-    const { statements, calls } = racing('findRows', () =>
+    const { statements, calls } = racing(() =>
       other.write(
-        [{ kind: 'update', id: task.id, patch: { name: 'theirs' }, fingerprint: '' }],
+        [
+          {
+            caller: LOCAL_CALLER,
+            kind: 'update',
+            id: task.id,
+            patch: { name: 'theirs' },
+            fingerprint: '',
+          },
+        ],
         T0,
         T0 - DAY,
       ),
     )
     const mineFirst: TaskWrite = {
+      caller: LOCAL_CALLER,
       kind: 'update',
       id: task.id,
       patch: { status: 'done' },
@@ -261,12 +281,20 @@ describe.runIf(onPostgres)('another instance writing between a batch’s reads a
     expect(await writeBatch(statements, [mineFirst], T0, T0 - DAY)).toEqual([
       { result: 'precondition-failed', version: 2 },
     ])
-    expect(calls).toEqual({ findKeys: 0, findRows: 2, apply: 1 })
+    expect(calls).toEqual({ reads: 2, apply: 1 })
 
     // Without If-Match the change applies on top of theirs, as version 3.
-    const again = racing('findRows', () =>
+    const again = racing(() =>
       other.write(
-        [{ kind: 'update', id: task.id, patch: { tag: 'theirs' }, fingerprint: '' }],
+        [
+          {
+            caller: LOCAL_CALLER,
+            kind: 'update',
+            id: task.id,
+            patch: { tag: 'theirs' },
+            fingerprint: '',
+          },
+        ],
         T0,
         T0 - DAY,
       ),
@@ -277,7 +305,7 @@ describe.runIf(onPostgres)('another instance writing between a batch’s reads a
       T0,
       T0 - DAY,
     )
-    expect(again.calls).toEqual({ findKeys: 0, findRows: 2, apply: 2 })
+    expect(again.calls).toEqual({ reads: 2, apply: 2 })
     expect(taskOf(outcome)).toEqual({
       ...task,
       name: 'theirs',
@@ -290,22 +318,34 @@ describe.runIf(onPostgres)('another instance writing between a batch’s reads a
 
   it('starts over when the other deleted the row meanwhile: the change is not found', async () => {
     const [created] = await mine.write(
-      [{ kind: 'create', name: 'to vanish', fingerprint: '' }],
+      [{ caller: LOCAL_CALLER, kind: 'create', name: 'to vanish', fingerprint: '' }],
       T0,
       T0 - DAY,
     )
     const task = taskOf(created)
-    const { statements, calls } = racing('findRows', () =>
-      other.write([{ kind: 'delete', id: task.id, fingerprint: '' }], T0, T0 - DAY),
+    const { statements, calls } = racing(() =>
+      other.write(
+        [{ caller: LOCAL_CALLER, kind: 'delete', id: task.id, fingerprint: '' }],
+        T0,
+        T0 - DAY,
+      ),
     )
     expect(
       await writeBatch(
         statements,
-        [{ kind: 'update', id: task.id, patch: { name: 'too late' }, fingerprint: '' }],
+        [
+          {
+            caller: LOCAL_CALLER,
+            kind: 'update',
+            id: task.id,
+            patch: { name: 'too late' },
+            fingerprint: '',
+          },
+        ],
         T0,
         T0 - DAY,
       ),
     ).toEqual([{ result: 'not-found' }])
-    expect(calls).toEqual({ findKeys: 0, findRows: 2, apply: 1 })
+    expect(calls).toEqual({ reads: 2, apply: 1 })
   })
 })

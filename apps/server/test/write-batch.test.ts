@@ -1,5 +1,6 @@
 import type { Task } from '@tasklane/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { LOCAL_CALLER } from '../src/domain/rights.js'
 import type { Storage, TaskWrite, WriteOutcome } from '../src/storage/open-storage.js'
 import { type OpenedStorage, storages } from './support/storages.js'
 
@@ -11,12 +12,14 @@ const T0 = Date.parse('2030-01-01T00:00:00Z')
 const at = (ms: number) => new Date(ms).toISOString()
 
 const create = (name: string, tag?: string): TaskWrite => ({
+  caller: LOCAL_CALLER,
   kind: 'create',
   name,
   tag,
   fingerprint: '',
 })
 const update = (id: number, patch: object, ifMatch?: '*' | number[]): TaskWrite => ({
+  caller: LOCAL_CALLER,
   kind: 'update',
   id,
   patch,
@@ -24,6 +27,7 @@ const update = (id: number, patch: object, ifMatch?: '*' | number[]): TaskWrite 
   fingerprint: '',
 })
 const remove = (id: number, ifMatch?: '*' | number[]): TaskWrite => ({
+  caller: LOCAL_CALLER,
   kind: 'delete',
   id,
   ifMatch,
@@ -62,25 +66,40 @@ describe.each(storages)('storage.write on %s', (_, open) => {
     const base = await storage.newestSeq()
     const outcomes = await write([create('tagged', 'r'), create('untagged'), create('third')])
     const first = taskOf(outcomes[0]).id
-    const fields = { status: 'open', version: 1, createdAt: at(T0), updatedAt: at(T0) } as const
+    const fields = {
+      listId: 1,
+      status: 'open',
+      version: 1,
+      createdAt: at(T0),
+      createdBy: 'local',
+      updatedAt: at(T0),
+      updatedBy: 'local',
+    } as const
     expect(outcomes).toEqual([
       written({ id: first, name: 'tagged', tag: 'r', ...fields }, base + 1),
       written({ id: first + 1, name: 'untagged', ...fields }, base + 2),
       written({ id: first + 2, name: 'third', ...fields }, base + 3),
     ])
     expect(await storage.newestSeq()).toBe(base + 3)
-    expect(await storage.findTask(first + 1)).toEqual({ value: taskOf(outcomes[1]), seq: base + 3 })
+    expect(await storage.findTask(first + 1)).toEqual({
+      value: taskOf(outcomes[1]),
+      seq: base + 3,
+      accessSeq: expect.any(Number),
+    })
   })
 
   it('creates a task done when its write says so', async () => {
     const [outcome] = await write([{ ...create('done already'), status: 'done' } as TaskWrite])
     expect(taskOf(outcome)).toEqual({
       id: expect.any(Number),
+      listId: 1,
       name: 'done already',
       status: 'done',
       version: 1,
       createdAt: at(T0),
+      createdBy: 'local',
       updatedAt: at(T0),
+      updatedBy: 'local',
     })
   })
 
@@ -117,7 +136,7 @@ describe.each(storages)('storage.write on %s', (_, open) => {
     expect(outcomes).toEqual([
       written({ ...changed, name: 'renamed', version: 2 }, base + 1),
       written(
-        { id: task.id, name: 'renamed', status: 'done', version: 3, ...times(task, later) },
+        { ...changed, name: 'renamed', status: 'done', tag: undefined, version: 3 },
         base + 2,
       ),
       written({ ...changed, name: 'renamed', status: 'done', tag: 'new', version: 4 }, base + 3),
@@ -234,7 +253,3 @@ describe.each(storages)('storage.write on %s', (_, open) => {
   })
 })
 
-/** A task's timestamps after a change at `now`. */
-function times(task: Task, now: number) {
-  return { createdAt: task.createdAt, updatedAt: at(now) }
-}

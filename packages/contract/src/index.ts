@@ -1,5 +1,19 @@
+export { accessRoutes } from './access-routes.js'
 export { ErrorBody } from './error.js'
 export { ChangeType, TaskEventStream } from './events.js'
+export {
+  List,
+  ListListsQuery,
+  ListName,
+  ListParams,
+  ListPatch,
+  Member,
+  MemberParams,
+  MemberRole,
+  NewList,
+  Role,
+} from './list.js'
+export { listRoutes } from './list-routes.js'
 export {
   ChangeTaskHeaders,
   CreateTaskHeaders,
@@ -25,9 +39,11 @@ export {
 } from './routes.js'
 export {
   DeletedTask,
+  ListIdOf,
   MAX_LIMIT,
   MAX_TASK_ID,
   NewTask,
+  PrincipalOf,
   ref,
   Task,
   TaskId,
@@ -38,3 +54,11 @@ export {
   TaskVersion,
   Timestamp,
 } from './task.js'
+export {
+  Access,
+  CreatedToken,
+  Me,
+  NewToken,
+  Token,
+  TokenParams,
+} from './token.js'

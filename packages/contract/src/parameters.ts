@@ -1,7 +1,7 @@
 // What requests carry besides a body: the query strings, path parameters and headers of the
 // routes, as TypeBox schemas the server validates with and the client types its calls from.
 import { type Static, Type } from '@sinclair/typebox'
-import { MAX_LIMIT, MAX_TASK_ID, text } from './task.js'
+import { ListIdOf, MAX_LIMIT, MAX_TASK_ID, text } from './task.js'
 
 /** An id parameter: a keyset cursor (`after` from 0, `before` from 1) or a resume point. */
 const idParameter = (minimum: 0 | 1, description: string) =>
@@ -50,6 +50,7 @@ export const ListTasksQuery = Type.Object(
     ),
     tag: Type.Optional(TagFilter),
     status: Type.Optional(StatusFilter),
+    list: Type.Optional(ListIdOf('Return only tasks of this list.')),
   },
   { additionalProperties: false },
 )
@@ -66,6 +67,7 @@ export const WatchTasksQuery = Type.Object(
     ),
     tag: Type.Optional(TagFilter),
     status: Type.Optional(StatusFilter),
+    list: Type.Optional(ListIdOf('Follow only tasks of this list.')),
   },
   { additionalProperties: false },
 )

@@ -2,7 +2,7 @@
 import { type TSchema, Type } from '@sinclair/typebox'
 
 /** The error statuses a route may answer, each with an Error body. */
-export type ErrorStatus = 400 | 401 | 404 | 409 | 412 | 413 | 415 | 422 | 429 | 503
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 422 | 429 | 503
 
 /** A response header: what it means, and the schema of its value. */
 export interface HeaderDefinition {
@@ -13,7 +13,7 @@ export interface HeaderDefinition {
 /** Every response header the API documents, by name. */
 export const responseHeaders = {
   Location: {
-    description: 'Path of the created task.',
+    description: 'Path of the created resource.',
     schema: Type.String({ examples: ['/tasks/1'] }),
   },
   Link: {
@@ -28,7 +28,7 @@ export const responseHeaders = {
   },
   ETag: {
     description:
-      'The task\'s version as a strong entity tag, `"<version>"`: send it back in If-Match to change the task only if nobody else has.',
+      'The version of the task (or list) as a strong entity tag, `"<version>"`: send it back in If-Match to change it only if nobody else has.',
     schema: Type.String({ examples: ['"3"'] }),
   },
   'Tasklane-Seq': {

@@ -1,6 +1,9 @@
 import { type TSchema, Type } from '@sinclair/typebox'
+import { accessRoutes } from './access-routes.js'
 import { ErrorBody } from './error.js'
 import { TaskEventStream } from './events.js'
+import { List, ListPatch, Member, MemberRole, NewList } from './list.js'
+import { listRoutes } from './list-routes.js'
 import {
   ChangeTaskHeaders,
   CreateTaskHeaders,
@@ -10,34 +13,13 @@ import {
   WatchTasksHeaders,
   WatchTasksQuery,
 } from './parameters.js'
-import { type ErrorStatus, type ResponseHeaderName, responseHeaders } from './response-headers.js'
-import { DeletedTask, NewTask, ref, Task, TaskPatch } from './task.js'
+import { type ResponseHeaderName, responseHeaders } from './response-headers.js'
+import type { RouteDefinition } from './route-definition.js'
 
-/** One route of the API as plain data, read by the server (to register) and the client. */
-export interface RouteDefinition {
-  readonly operationId: string
-  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE'
-  /** OpenAPI-style path: `/tasks/{id}`. */
-  readonly path: string
-  readonly tags: readonly string[]
-  readonly summary: string
-  /** Longer prose for the API reference, when the summary is not enough. */
-  readonly description?: string
-  readonly querystring?: TSchema
-  readonly params?: TSchema
-  readonly headers?: TSchema
-  readonly body?: TSchema
-  readonly response: Readonly<Record<number | 'default', TSchema>>
-  /**
-   * The headers of its responses, by status. Omitted: none besides those of `commonErrors`.
-   */
-  readonly responseHeaders?: Readonly<Partial<Record<number, readonly ResponseHeaderName[]>>>
-  /**
-   * The errors of this route, by status, each with what causes it. Omitted: only the
-   * errors every route may answer (`commonErrors`).
-   */
-  readonly errors?: Readonly<Partial<Record<ErrorStatus, string>>>
-}
+export type { RouteDefinition } from './route-definition.js'
+
+import { DeletedTask, NewTask, ref, Task, TaskPatch } from './task.js'
+import { CreatedToken, Me, NewToken, Token } from './token.js'
 
 /**
  * The errors any route may answer, whatever it does, with their headers; 401 only when the
@@ -62,8 +44,8 @@ const errorRef = ref(ErrorBody, { description: 'Unexpected error' })
 
 const taskId = TaskParams
 
-/** The routes of the tasklane API, keyed by operationId. */
-export const routes = {
+/** The routes of tasks and their change feed, keyed by operationId. */
+const taskRoutes = {
   getTasks: {
     operationId: 'getTasks',
     method: 'GET',
@@ -183,8 +165,26 @@ export const routes = {
   },
 } as const satisfies Record<string, RouteDefinition>
 
+/** The routes of the tasklane API, keyed by operationId. */
+export const routes = { ...taskRoutes, ...listRoutes, ...accessRoutes } as const
+
 /** The named schemas that routes refer to with `$ref`. */
-export const schemas = [Task, NewTask, TaskPatch, DeletedTask, ErrorBody] as const
+export const schemas = [
+  Task,
+  NewTask,
+  TaskPatch,
+  DeletedTask,
+  List,
+  NewList,
+  ListPatch,
+  Member,
+  MemberRole,
+  Token,
+  NewToken,
+  CreatedToken,
+  Me,
+  ErrorBody,
+] as const
 
 /** Which of the `commonErrors` a server answers: it depends on how the server is set up. */
 export interface ServerFeatures {

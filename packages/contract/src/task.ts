@@ -48,6 +48,23 @@ export const TaskId = Type.Integer({
   examples: [1],
 })
 
+/** A list's identifier: assigned by the server, ascending in creation order. */
+export const ListIdOf = (description: string) =>
+  Type.Integer({ minimum: 1, maximum: MAX_TASK_ID, format: 'int64', description, examples: [1] })
+
+/**
+ * A principal: who makes requests and changes (`admin`, `local`, a token's principal, a
+ * JWT's `sub`): 1–128 visible ASCII characters.
+ */
+export const PrincipalOf = (description: string) =>
+  Type.String({
+    minLength: 1,
+    maxLength: 128,
+    pattern: '^[\\x21-\\x7E]+$',
+    description,
+    examples: ['alice@example.com'],
+  })
+
 /** A task's state: `open` until done; done tasks can be opened again. */
 export const TaskStatus = Type.Union([Type.Literal('open'), Type.Literal('done')], {
   description: 'open or done. A new task is open unless it says otherwise.',
@@ -76,7 +93,14 @@ export const Timestamp = (description: string) =>
 
 /** The body of POST /task. */
 export const NewTask = Type.Object(
-  { name: TaskName, tag: Type.Optional(TaskTag), status: Type.Optional(TaskStatus) },
+  {
+    name: TaskName,
+    tag: Type.Optional(TaskTag),
+    status: Type.Optional(TaskStatus),
+    listId: Type.Optional(
+      ListIdOf('The list to create the task in. Omitted: the lowest-id list the caller can edit.'),
+    ),
+  },
   { $id: 'NewTask', additionalProperties: false, description: 'A task to create.' },
 )
 /** The body of POST /task. */
@@ -84,17 +108,20 @@ export type NewTask = Static<typeof NewTask>
 
 /**
  * A stored task, as every operation returns it. A task without a tag has no `tag` key. The
- * seed's Task (`id`, `name`, `tag`) is a subset: a client that knows only those keeps working.
+ * first Task (`id`, `name`, `tag`) is a subset: a client that knows only those keeps working.
  */
 export const Task = Type.Object(
   {
     id: TaskId,
+    listId: ListIdOf('The list the task is in.'),
     name: TaskName,
     tag: Type.Optional(TaskTag),
     status: TaskStatus,
     version: TaskVersion,
     createdAt: Timestamp('When the task was created (RFC 3339, UTC, milliseconds).'),
+    createdBy: PrincipalOf('Who created the task.'),
     updatedAt: Timestamp('When the task last changed (RFC 3339, UTC, milliseconds).'),
+    updatedBy: PrincipalOf('Who changed the task last (its creator until it is changed).'),
   },
   { $id: 'Task', additionalProperties: false, description: 'A stored task.' },
 )
@@ -114,6 +141,9 @@ export const TaskPatch = Type.Object(
       }),
     ),
     status: Type.Optional(TaskStatus),
+    listId: Type.Optional(
+      ListIdOf('Moves the task into this list: the caller must be an editor of both lists.'),
+    ),
   },
   {
     $id: 'TaskPatch',

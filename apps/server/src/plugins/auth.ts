@@ -1,35 +1,36 @@
-import { createHash, timingSafeEqual } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import { HttpError } from '../http/http-error.js'
+import { type Authenticator, type Credential, OPEN_CREDENTIAL } from '../access/authenticator.js'
 import { isPublic } from '../http/public-paths.js'
 
-/** The bearer token every route but health and docs requires; undefined: no authentication. */
-export interface AuthOptions {
-  readonly token: string | undefined
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who the request is, as its credential says (open mode: the admin `local`). */
+    credential: Credential
+  }
 }
 
-const digest = (value: string) => createHash('sha256').update(value).digest()
+/** The credentials the server accepts, or none (open mode). */
+export interface AuthOptions {
+  readonly authenticator: Authenticator
+}
 
-/** Optional bearer token, compared in constant time (digests of equal length). */
+/**
+ * Every route but the public ones (health, docs, the web page, CORS preflights) needs a
+ * credential when the server asks for them: `request.credential` says who the request is,
+ * and a request without a valid one gets 401 before anything else runs for it. In open
+ * mode, every request is the admin `local`, at no cost.
+ */
 export default fp(
-  async function auth(app: FastifyInstance, { token }: AuthOptions) {
-    if (token === undefined) return
-    const expected = digest(token)
-    app.addHook('onRequest', (request, _reply, done) => {
-      if (isPublic(request)) return done()
-      const header = request.headers.authorization ?? ''
-      const match = /^Bearer +(\S+) *$/i.exec(header)
-      if (match && timingSafeEqual(digest(match[1] as string), expected)) return done()
-      done(
-        new HttpError(
-          401,
-          header === ''
-            ? 'The Authorization header is missing; send "Authorization: Bearer <token>".'
-            : 'The bearer token in the Authorization header is not valid.',
-          { 'WWW-Authenticate': 'Bearer realm="tasklane"' },
-        ),
-      )
+  async function auth(app: FastifyInstance, { authenticator }: AuthOptions) {
+    if (!authenticator.required) {
+      app.decorateRequest('credential', { getter: () => OPEN_CREDENTIAL })
+      return
+    }
+    app.decorateRequest('credential', null as unknown as Credential)
+    app.addHook('onRequest', async (request) => {
+      if (isPublic(request)) return
+      request.credential = await authenticator.authenticate(request.headers.authorization)
     })
   },
   { name: 'auth' },

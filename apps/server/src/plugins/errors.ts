@@ -2,15 +2,24 @@ import { randomUUID } from 'node:crypto'
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify'
 import fp from 'fastify-plugin'
 import {
+  BadRequestError,
   DatabaseUnavailableError,
   type DomainError,
+  ForbiddenError,
   IdempotencyConflictError,
   KeyInFlightError,
+  KeysUnavailableError,
+  LastOwnerError,
+  ListNotFoundError,
+  MemberNotFoundError,
+  OpenModeError,
   PreconditionFailedError,
   ShuttingDownError,
   TaskNotFoundError,
+  TokenNotFoundError,
   TooManyStreamsError,
   TooManySubscribersError,
+  UnauthenticatedError,
   WriteQueueFullError,
 } from '../domain/domain-errors.js'
 import { HttpError } from '../http/http-error.js'
@@ -55,9 +64,17 @@ function codeIn(error: unknown, test: (code: string) => boolean): boolean {
 const DOMAIN_STATUSES: [new (...args: never[]) => DomainError, number, Record<string, string>?][] =
   [
     [TaskNotFoundError, 404],
+    [ListNotFoundError, 404],
+    [MemberNotFoundError, 404],
+    [TokenNotFoundError, 404],
+    [BadRequestError, 400],
+    [ForbiddenError, 403],
     [KeyInFlightError, 409],
+    [LastOwnerError, 409],
+    [OpenModeError, 409],
     [IdempotencyConflictError, 422],
     [DatabaseUnavailableError, 503, RETRY_SOON],
+    [KeysUnavailableError, 503, RETRY_SOON],
     [WriteQueueFullError, 503, RETRY_SOON],
     [ShuttingDownError, 503, { ...RETRY_SOON, Connection: 'close' }],
     // A subscriber stays for long: a slot is unlikely to free up within a second.
@@ -113,6 +130,14 @@ export function describe(
 ): Described {
   if (error instanceof HttpError) {
     return { status: error.statusCode, message: error.message, headers: error.headers }
+  }
+  if (error instanceof UnauthenticatedError) {
+    // RFC 6750 §3: a request without a credential is told the scheme; one whose credential
+    // was refused is also told that it was invalid.
+    const challenge = error.sent
+      ? 'Bearer realm="tasklane", error="invalid_token"'
+      : 'Bearer realm="tasklane"'
+    return { status: 401, message: error.message, headers: { 'WWW-Authenticate': challenge } }
   }
   if (error instanceof PreconditionFailedError) {
     // The task's current ETag: the client reads the task again, or retries knowing it.

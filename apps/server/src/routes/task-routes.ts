@@ -1,20 +1,18 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { routes, type ServerFeatures } from '@tasklane/contract'
 import type { FastifyInstance, FastifyReply } from 'fastify'
-import { TaskNotFoundError } from '../domain/domain-errors.js'
 import { preferredMedia } from '../http/accept.js'
 import { etagOf, ifMatchOf, noneMatchHits } from '../http/entity-tags.js'
 import { parseJsonBody } from '../http/json-body-parser.js'
 import { fromContract, namesOneResource, oneContentType } from '../http/route-options.js'
-import type { Storage } from '../storage/open-storage.js'
-import { type Listing, type ListingAnswer, NDJSON } from '../tasks/listing.js'
+import { type ListingAnswer, NDJSON } from '../tasks/listing.js'
+import type { TaskReads } from '../tasks/task-reads.js'
 import type { TaskWriter, Written } from '../tasks/task-writer.js'
 
 /** What the task routes map requests to. */
 export interface TaskRoutesOptions {
   readonly writer: TaskWriter
-  readonly listing: Listing
-  readonly storage: Storage
+  readonly reads: TaskReads
   /** Which errors beyond the routes' own this server answers (401, 429), for the document. */
   readonly features: ServerFeatures
 }
@@ -49,7 +47,7 @@ function sendListing(reply: FastifyReply, method: string, answer: ListingAnswer)
 /** GET /tasks, POST /task, GET, PATCH and DELETE /tasks/{id}, from the contract's routes. */
 export async function taskRoutes(
   app: FastifyInstance,
-  { writer, listing, storage, features }: TaskRoutesOptions,
+  { writer, reads, features }: TaskRoutesOptions,
 ) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
   const namesATask = namesOneResource(app)
@@ -59,7 +57,8 @@ export async function taskRoutes(
     // The route's reply type is the parsed array; a page or a stream is sent as it is.
     handler: async (request, reply) => {
       const media = preferredMedia(request.headers.accept, ['application/json', NDJSON])
-      const answer = await listing.list(
+      const answer = await reads.list(
+        request.credential.caller,
         request.query,
         media === NDJSON ? 'ndjson' : 'json',
         (listener) => reply.raw.once('close', listener),
@@ -73,6 +72,7 @@ export async function taskRoutes(
     onRequest: oneContentType('application/json'),
     handler: async (request, reply) => {
       const written = await writer.write({
+        caller: request.credential.caller,
         kind: 'create',
         task: request.body,
         key: request.headers['idempotency-key'],
@@ -86,9 +86,7 @@ export async function taskRoutes(
     ...fromContract(routes.getTask, features),
     onRequest: namesATask,
     handler: async (request, reply) => {
-      const { id } = request.params
-      const { value: task, seq } = await storage.findTask(id)
-      if (!task) throw new TaskNotFoundError(id)
+      const { value: task, seq } = await reads.find(request.credential.caller, request.params.id)
       reply.header('ETag', etagOf(task.version)).header('Tasklane-Seq', seq)
       if (noneMatchHits(request.headers['if-none-match'], task.version)) {
         return (reply as FastifyReply).code(304).send()
@@ -108,6 +106,7 @@ export async function taskRoutes(
       config: { contentType: PATCH_TYPES },
       handler: async (request, reply) => {
         const written = await writer.write({
+          caller: request.credential.caller,
           kind: 'update',
           id: request.params.id,
           patch: request.body,
@@ -129,6 +128,7 @@ export async function taskRoutes(
       onRequest: namesATask,
       handler: async (request, reply) => {
         const written = await writer.write({
+          caller: request.credential.caller,
           kind: 'delete',
           id: request.params.id,
           ifMatch: ifMatchOf(request.headers['if-match']),

@@ -2,28 +2,15 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { STORAGE_DESCRIPTORS_TEXT } from '../storage/descriptors.js'
+import { authSettings } from './auth-settings.js'
 import { RESERVED_DESCRIPTORS } from './descriptor-limit.js'
 import './formats.js'
+import { type Source, setting } from './setting.js'
+
+export type { Source } from './setting.js'
 
 /** The longest delay setTimeout takes (2^31 - 1 ms); a larger one fires at once. */
 export const MAX_TIMER_MS = 2_147_483_647
-
-/**
- * Where a setting comes from and how it is shown: its environment variable (the flag is
- * the same name in kebab case), the phrase for what a valid value is when the schema
- * alone cannot say it, whether it is a secret (never printed), and whether only
- * PostgreSQL reads it (an SQLite server ignores it, even when it is not valid).
- */
-export interface Source {
-  env: string
-  expected?: string
-  /** What --help says the default is, when it is worked out at start-up rather than fixed. */
-  derivedDefault?: string
-  secret?: boolean
-  postgresOnly?: boolean
-}
-
-const setting = <T extends TSchema>(schema: T, source: Source): T => Object.assign(schema, source)
 
 /** Log levels, quietest last. */
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
@@ -144,6 +131,7 @@ export const SettingsSchema = Type.Object({
     ),
     { env: 'API_TOKEN', expected: 'visible ASCII characters without spaces', secret: true },
   ),
+  ...authSettings,
   rateLimit: setting(
     Type.Integer({
       minimum: 0,

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import type { AccessWrite, AccessWritten } from './access-port.js'
 import type { CommittedSeq } from './committed-seq.js'
 import type { StorageEvents } from './events.js'
 import type { Reads } from './reads.js'
@@ -20,6 +21,12 @@ export interface Backend {
   readonly batchesInFlight: number
   /** Commits a batch with the one write algorithm (write-plan.ts). */
   readonly write: Storage['write']
+  /** Commits one write of lists, members or tokens (access-writes.ts) in its own transaction. */
+  readonly writeAccess: (
+    write: AccessWrite,
+    now: number,
+    notBefore: number,
+  ) => Promise<AccessWritten>
   /** Commits the write probe (write-probe.ts) on the write path. */
   readonly probeWrite: () => Promise<void>
   /** How many snapshots may be open at once (see Storage). */

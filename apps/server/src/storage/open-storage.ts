@@ -3,19 +3,29 @@ import { openPostgres } from './postgres/postgres-storage.js'
 import { openSqlite } from './sqlite/sqlite-storage.js'
 import type { Storage, StorageConfig } from './storage.js'
 
+export type {
+  AccessOutcome,
+  AccessStorage,
+  AccessWrite,
+  NewTokenRecord,
+  TokenRecord,
+} from './access-port.js'
 export type { StorageEvent } from './events.js'
 export { StorageOpenError } from './open-error.js'
-export type {
-  AtSeq,
-  Change,
-  IfMatch,
-  ListFilter,
-  Snapshot,
-  Storage,
-  StorageConfig,
-  TaskWrite,
-  WriteOutcome,
+export {
+  type AtSeq,
+  type Change,
+  type IfMatch,
+  keyOf,
+  type ListFilter,
+  type Sequence,
+  type Snapshot,
+  type Storage,
+  type StorageConfig,
+  type TaskWrite,
+  type WriteOutcome,
 } from './storage.js'
+export type { Membership } from './write-port.js'
 
 /**
  * Opens the configured database, runs pending migrations, and returns the Storage port;

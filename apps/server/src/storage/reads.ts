@@ -1,26 +1,37 @@
 import type { Task } from '@tasklane/contract'
 import { type Compilable, type Kysely, sql } from 'kysely'
 import { type CompiledShape, compileShape, parametersOf, type RunQuery } from './compiled-query.js'
-import { type AtSeq, type Change, closed, type ListFilter, type Snapshot } from './storage.js'
+import type { Dialect } from './migrations/dialect.js'
+import type { AtSeq, Change, ListFilter, Sequence, Snapshot } from './storage.js'
+import { closed } from './storage.js'
 import type { RowStatus, Schema } from './tables.js'
+import { filtered, filterKey, filterValues } from './task-filter.js'
 import { CHANGE_COLUMNS, type ChangeRow, TASK_COLUMNS, type TaskRow, toTask } from './task-row.js'
 
 type Db = Kysely<Schema>
 
 /** Every value a read may take; each shape uses some of them. */
-interface ReadValues {
+export interface ReadValues {
   id: number
   after: number
   before: number
   tag: string
   status: string
+  /** One list (`list_id = ?`). */
+  list: number
+  /** Several lists: a JSON array on SQLite, an array on PostgreSQL. */
+  lists: string | readonly number[]
   limit: number
+  principal: string
+  hash: string
 }
 
-type Value = <K extends keyof ReadValues & string>(name: K) => ReadValues[K]
+export type Value = <K extends keyof ReadValues & string>(name: K) => ReadValues[K]
 
-/** A row of a read that also tells the newest seq of the snapshot it was read in. */
-type WithNewest<Row> = { newest: number | null } & { [K in keyof Row]: Row[K] | null }
+/** A row of a read that also tells where the sequence stood for the snapshot it was read in. */
+type WithSequence<Row> = { newest: number | null; access: number | null } & {
+  [K in keyof Row]: Row[K] | null
+}
 
 const DELETED = sql.lit<RowStatus>('deleted')
 
@@ -32,9 +43,11 @@ const DELETED = sql.lit<RowStatus>('deleted')
 export class ReadShapes {
   readonly #db: Db
   readonly #shapes = new Map<string, CompiledShape<ReadValues>>()
+  readonly dialect: Dialect
 
-  constructor(db: Db) {
+  constructor(db: Db, dialect: Dialect) {
     this.#db = db
+    this.dialect = dialect
   }
 
   /** The shape named `key`, compiled from `build` the first time it is asked for. */
@@ -48,48 +61,33 @@ export class ReadShapes {
   }
 }
 
-/** The live tasks a filter lists, in its order (without a select list). */
-function filtered(db: Db, filter: ListFilter, value: Value) {
-  let query = db.selectFrom('tasks').where('id', '>', value('after'))
-  if (filter.before !== undefined) query = query.where('id', '<', value('before'))
-  if (filter.tag !== undefined) query = query.where('tag', '=', value('tag'))
-  query =
-    filter.status === undefined
-      ? query.where('status', '<>', DELETED)
-      : query.where('status', '=', value('status') as RowStatus)
-  return query.orderBy('id', filter.order === 'desc' ? 'desc' : 'asc')
-}
-
-const filterKey = (filter: ListFilter) =>
-  `${filter.before !== undefined}:${filter.tag !== undefined}:${filter.status !== undefined}:${filter.order === 'desc'}`
-
-const filterValues = (filter: ListFilter) => ({
-  after: filter.after ?? 0,
-  before: filter.before,
-  tag: filter.tag,
-  status: filter.status,
-})
-
-/** The newest seq of the database, as a one-row subquery. */
-const newestSeq = (db: Db) =>
+/** Where the sequence stands, as a one-row subquery: the snapshot's newest and access seqs. */
+export const sequence = (db: Db) =>
   db
-    .selectFrom('tasks')
-    .select((eb) => eb.fn.max('seq').as('newest'))
+    .selectFrom('change_sequence')
+    .select(['seq as newest', 'access_seq as access'])
+    .where('id', '=', sql.lit(1))
     .as('s')
 
 /**
- * Rows read with the snapshot's newest seq joined (one row of nulls when none matched):
- * each row that holds one, as `convert` makes it, and that seq.
+ * Rows read with the snapshot's sequence joined (one row of nulls when none matched): each
+ * row that holds one, as `convert` makes it, and the sequence.
  */
 function rowsAtSeq<Row extends TaskRow, T>(
-  rows: readonly WithNewest<Row>[],
+  rows: readonly WithSequence<Row>[],
   convert: (row: Row) => T,
 ): AtSeq<T[]> {
-  const seq = Number(rows[0]?.newest ?? 0)
   const values: T[] = []
   for (const row of rows) if (row.id !== null) values.push(convert(row as Row))
-  return { value: values, seq }
+  return { value: values, ...sequenceOf(rows[0]) }
 }
+
+const sequenceOf = (
+  row: { newest: number | null; access: number | null } | undefined,
+): Sequence => ({
+  seq: Number(row?.newest ?? 0),
+  accessSeq: Number(row?.access ?? 0),
+})
 
 function toChange(row: ChangeRow): Change {
   const deleted = row.status === 'deleted'
@@ -98,12 +96,19 @@ function toChange(row: ChangeRow): Change {
     seq: Number(row.seq),
     id: Number(row.id),
     version: Number(row.version),
+    listId: Number(row.list_id),
     task: deleted ? undefined : toTask(row),
     prevSeq,
+    createdSeq: Number(row.created_seq),
     prev:
       prevSeq === 0
         ? undefined
-        : { tag: row.prev_tag ?? undefined, status: row.prev_status === 'done' ? 'done' : 'open' },
+        : {
+            tag: row.prev_tag ?? undefined,
+            status: row.prev_status === 'done' ? 'done' : 'open',
+            // A change made before lists existed moved nothing: the task was in list 1.
+            listId: Number(row.prev_list_id ?? row.list_id),
+          },
   }
 }
 
@@ -120,81 +125,93 @@ export class Reads {
     this.#run = run
   }
 
-  #execute<Row>(compiled: CompiledShape<ReadValues>, values: Partial<ReadValues>) {
+  get shapes(): ReadShapes {
+    return this.#shapes
+  }
+
+  /** Runs `compiled` with `values`: for the other reads built on the same shapes (access-reads.ts). */
+  execute<Row>(compiled: CompiledShape<ReadValues>, values: Partial<ReadValues>) {
     return this.#run<Row>(compiled.sql, parametersOf(compiled, values as ReadValues))
   }
 
-  /** The live task with this id and the newest seq, in one statement (one snapshot). */
+  /** The live task with this id and the sequence, in one statement (one snapshot). */
   async findTask(id: number): Promise<AtSeq<Task | undefined>> {
     const shape = this.#shapes.get('find', (db, value) =>
       db
-        .selectFrom(newestSeq(db))
+        .selectFrom(sequence(db))
         .leftJoin('tasks as t', (join) =>
           join.on((eb) => eb.and([eb('t.id', '=', value('id')), eb('t.status', '<>', DELETED)])),
         )
-        .select(['s.newest', ...TASK_COLUMNS.map((column) => `t.${column}` as const)]),
+        .select(['s.newest', 's.access', ...TASK_COLUMNS.map((column) => `t.${column}` as const)]),
     )
-    const [row] = await this.#execute<WithNewest<TaskRow>>(shape, { id })
+    const [row] = await this.execute<WithSequence<TaskRow>>(shape, { id })
     return {
       value: row?.id == null ? undefined : toTask(row as TaskRow),
-      seq: Number(row?.newest ?? 0),
+      ...sequenceOf(row),
     }
   }
 
-  /** Up to `limit` live tasks matching the filter, in its order, and the newest seq: one statement. */
+  /** Up to `limit` live tasks matching the filter, in its order, and the sequence: one statement. */
   async selectPage(filter: ListFilter, limit: number): Promise<AtSeq<Task[]>> {
-    const shape = this.#shapes.get(`list-at-seq:${filterKey(filter)}`, (db, value) =>
+    const { dialect } = this.#shapes
+    const shape = this.#shapes.get(`page:${filterKey(filter)}`, (db, value) =>
       db
-        .selectFrom(newestSeq(db))
+        .selectFrom(sequence(db))
         .leftJoin(
-          filtered(db, filter, value).select(TASK_COLUMNS).limit(value('limit')).as('t'),
+          filtered(db, dialect, filter, value).select(TASK_COLUMNS).limit(value('limit')).as('t'),
           (join) => join.onTrue(),
         )
-        .select(['s.newest', ...TASK_COLUMNS.map((column) => `t.${column}` as const)])
+        .select(['s.newest', 's.access', ...TASK_COLUMNS.map((column) => `t.${column}` as const)])
         .orderBy('t.id', filter.order === 'desc' ? 'desc' : 'asc'),
     )
-    return rowsAtSeq(
-      await this.#execute<WithNewest<TaskRow>>(shape, { ...filterValues(filter), limit }),
-      toTask,
-    )
+    const values = { ...filterValues(dialect, filter), limit }
+    return rowsAtSeq(await this.execute<WithSequence<TaskRow>>(shape, values), toTask)
   }
 
   /** Up to `limit` live tasks matching the filter, in its order. */
   async selectTasks(filter: ListFilter, limit: number): Promise<Task[]> {
-    const shape = this.#shapes.get(`list:${filterKey(filter)}`, (db, value) =>
-      filtered(db, filter, value).select(TASK_COLUMNS).limit(value('limit')),
+    const { dialect } = this.#shapes
+    const shape = this.#shapes.get(`tasks:${filterKey(filter)}`, (db, value) =>
+      filtered(db, dialect, filter, value).select(TASK_COLUMNS).limit(value('limit')),
     )
-    const rows = await this.#execute<TaskRow>(shape, { ...filterValues(filter), limit })
+    const rows = await this.execute<TaskRow>(shape, { ...filterValues(dialect, filter), limit })
     return rows.map(toTask)
   }
 
   /** Up to `limit` ids of live tasks matching the filter, in its order. */
   async selectIds(filter: ListFilter, limit: number): Promise<number[]> {
+    const { dialect } = this.#shapes
     const shape = this.#shapes.get(`ids:${filterKey(filter)}`, (db, value) =>
-      filtered(db, filter, value).select('id').limit(value('limit')),
+      filtered(db, dialect, filter, value).select('id').limit(value('limit')),
     )
-    const rows = await this.#execute<{ id: number }>(shape, { ...filterValues(filter), limit })
+    const rows = await this.execute<{ id: number }>(shape, {
+      ...filterValues(dialect, filter),
+      limit,
+    })
     return rows.map((row) => Number(row.id))
   }
 
-  /** The newest seq, 0 when nothing was ever written. */
-  async newestSeq(): Promise<number> {
-    const shape = this.#shapes.get('newest', (db) =>
-      db.selectFrom('tasks').select((eb) => eb.fn.max('seq').as('seq')),
+  /** Where the sequence stands: the newest seq and access seq (0 and 0 before any change). */
+  async sequence(): Promise<Sequence> {
+    const shape = this.#shapes.get('sequence', (db) =>
+      db
+        .selectFrom('change_sequence')
+        .select(['seq as newest', 'access_seq as access'])
+        .where('id', '=', sql.lit(1)),
     )
-    const [row] = await this.#execute<{ seq: number | null }>(shape, {})
-    return Number(row?.seq ?? 0)
+    const [row] = await this.execute<{ newest: number; access: number }>(shape, {})
+    return sequenceOf(row)
   }
 
   /**
    * Up to `limit` rows whose latest change has a seq above `after`, by seq: the change feed;
-   * and the newest seq of the same snapshot (every change up to it was visible to the read,
+   * and the sequence of the same snapshot (every change up to it was visible to the read,
    * none after it), in one statement.
    */
   async changesAfter(after: number, limit: number): Promise<AtSeq<Change[]>> {
     const shape = this.#shapes.get('changes', (db, value) =>
       db
-        .selectFrom(newestSeq(db))
+        .selectFrom(sequence(db))
         .leftJoin(
           db
             .selectFrom('tasks')
@@ -205,10 +222,10 @@ export class Reads {
             .as('c'),
           (join) => join.onTrue(),
         )
-        .select(['s.newest', ...CHANGE_COLUMNS.map((column) => `c.${column}` as const)])
+        .select(['s.newest', 's.access', ...CHANGE_COLUMNS.map((column) => `c.${column}` as const)])
         .orderBy('c.seq'),
     )
-    return rowsAtSeq(await this.#execute<WithNewest<ChangeRow>>(shape, { after, limit }), toChange)
+    return rowsAtSeq(await this.execute<WithSequence<ChangeRow>>(shape, { after, limit }), toChange)
   }
 
   /** How many live tasks there are. */
@@ -219,7 +236,7 @@ export class Reads {
         .select((eb) => eb.fn.countAll().as('count'))
         .where('status', '<>', DELETED),
     )
-    const [row] = await this.#execute<{ count: number | string }>(shape, {})
+    const [row] = await this.execute<{ count: number | string }>(shape, {})
     return Number(row?.count ?? 0)
   }
 }
@@ -249,10 +266,11 @@ export async function ping(db: Db): Promise<boolean> {
  * is closed, and `end` (called once) finishes the transaction and hands the connection back.
  */
 export async function snapshotOf(reads: Reads, end: () => Promise<void> | void): Promise<Snapshot> {
-  const seq = await reads.newestSeq()
+  const { seq, accessSeq } = await reads.sequence()
   let open = true
   return {
     seq,
+    accessSeq,
     // Never on a connection handed back: it may hold another snapshot already.
     readTasks: (filter, limit) => (open ? reads.selectTasks(filter, limit) : closed()),
     readIds: (filter, limit) => (open ? reads.selectIds(filter, limit) : closed()),

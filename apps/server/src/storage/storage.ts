@@ -1,4 +1,6 @@
 import type { Task, TaskPatch } from '@tasklane/contract'
+import { ADMIN_PRINCIPAL, type Caller, LOCAL_PRINCIPAL, type Role } from '../domain/rights.js'
+import type { AccessStorage } from './access-port.js'
 import type { StorageEvent } from './events.js'
 
 /** Where tasks are stored: an SQLite file (or `:memory:`), or a PostgreSQL database. */
@@ -36,8 +38,11 @@ export type StorageConfig =
 /** If-Match as a write checks it: `*` (any existing task), or the versions its ETags name. */
 export type IfMatch = '*' | readonly number[]
 
-/** What every write of a batch carries: its Idempotency-Key and the digest of its request. */
+/** What every write of a batch carries: who asks, its Idempotency-Key, the digest of its request. */
 interface Keyed {
+  /** Who makes the write: its principal is recorded, its rights are checked. */
+  readonly caller: Caller
+  /** The Idempotency-Key, scoped to the caller's principal (see keyOf). */
   readonly key?: string | undefined
   /** Digest of the method, task and body; a repeated key replays only when it matches. */
   readonly fingerprint: string
@@ -50,6 +55,8 @@ export type TaskWrite =
       readonly name: string
       readonly tag?: string | undefined
       readonly status?: 'open' | 'done' | undefined
+      /** The list to create it in; undefined: the lowest-id list the caller can edit. */
+      readonly listId?: number | undefined
     })
   | (Keyed & {
       readonly kind: 'update'
@@ -66,8 +73,11 @@ export type TaskWrite =
 /**
  * What a write came to. `written`: committed (or, `replayed`, the response its key got
  * before), with the task as answered (none for a delete) and the seq of the change;
- * `changed` is false for a patch that changed nothing. Otherwise: no such task, If-Match
- * not met (with the current version), or a key used before with another request.
+ * `changed` is false for a patch that changed nothing. Otherwise: no such task (or one the
+ * caller cannot read), no such list (or one it cannot read), a list it reads but may not
+ * change (`role` is what it has there; `readOnly`, its credential allows no change), no
+ * list to create in, If-Match not met (with the current version), or a key used before
+ * with another request.
  */
 export type WriteOutcome =
   | {
@@ -78,10 +88,32 @@ export type WriteOutcome =
       readonly changed: boolean
     }
   | { readonly result: 'not-found' }
+  | { readonly result: 'list-not-found'; readonly listId: number }
+  | {
+      readonly result: 'forbidden'
+      readonly listId: number
+      readonly role: Role
+      readonly readOnly: boolean
+    }
+  | { readonly result: 'no-list' }
   | { readonly result: 'precondition-failed'; readonly version: number }
   | { readonly result: 'key-conflict' }
 
-/** Which tasks a listing returns: ids between `after` and `before`, optionally one tag and one status. */
+/**
+ * An Idempotency-Key as stored: scoped to the principal that sent it, so that one
+ * principal's key never replays another's response. Keys and principals are visible ASCII
+ * without spaces, so `<principal> <key>` is unambiguous. The operator's two principals,
+ * `local` (open mode) and `admin` (API_TOKEN), keep the bare key, as every key was stored
+ * before principals existed: a server switched from one mode to the other still replays.
+ */
+export function keyOf(caller: Caller, key: string): string {
+  const { principal } = caller
+  return principal === LOCAL_PRINCIPAL || principal === ADMIN_PRINCIPAL
+    ? key
+    : `${principal} ${key}`
+}
+
+/** Which tasks a listing returns: ids between `after` and `before`, optionally filtered. */
 export interface ListFilter {
   /** Only ids above this. */
   readonly after?: number | undefined
@@ -89,14 +121,25 @@ export interface ListFilter {
   readonly before?: number | undefined
   readonly tag?: string | undefined
   readonly status?: 'open' | 'done' | undefined
+  /** Only tasks of these lists (ascending ids); undefined: of every list. */
+  readonly lists?: readonly number[] | undefined
   /** `asc` (the default): oldest first; `desc`: newest first. */
   readonly order?: 'asc' | 'desc' | undefined
 }
 
-/** A read and the seq it reflects: every change up to `seq` and none after. */
-export interface AtSeq<T> {
-  readonly value: T
+/** Where the change sequence stands: the newest seq, and that of the newest change to rights. */
+export interface Sequence {
   readonly seq: number
+  /** The seq of the newest change to anyone's rights (memberships, lists deleted, tokens). */
+  readonly accessSeq: number
+}
+
+/**
+ * A read and where the sequence stood for it: every change up to `seq` is reflected and
+ * none after, and the rights it was read under held if `accessSeq` is theirs.
+ */
+export interface AtSeq<T> extends Sequence {
+  readonly value: T
 }
 
 /** One task's latest change, as the change feed reads it. */
@@ -104,20 +147,29 @@ export interface Change {
   readonly seq: number
   readonly id: number
   readonly version: number
+  /** The list the task is in after the change (a deleted task: the one it was in). */
+  readonly listId: number
   /** The task after the change; undefined when the change deleted it. */
   readonly task: Task | undefined
   /** The seq of the change before this one; 0 when this change created the task. */
   readonly prevSeq: number
-  /** The task's tag and status before this change (undefined when it created the task). */
-  readonly prev: { readonly tag: string | undefined; readonly status: 'open' | 'done' } | undefined
+  /** The seq of the change that created the task; 0 when unknown (older than lists). */
+  readonly createdSeq: number
+  /** The task's tag, status and list before this change (undefined when it created the task). */
+  readonly prev:
+    | {
+        readonly tag: string | undefined
+        readonly status: 'open' | 'done'
+        readonly listId: number
+      }
+    | undefined
 }
 
 /**
  * A consistent snapshot of the tasks for a listing that is read in several queries (a
  * streamed list): every query sees the database as of `seq`. Close it when done.
  */
-export interface Snapshot {
-  readonly seq: number
+export interface Snapshot extends Sequence {
   /** Up to `limit` live tasks matching the filter, in its order, as of `seq`. */
   readTasks(filter: ListFilter, limit: number): Promise<Task[]>
   /** Up to `limit` ids of live tasks matching the filter, in its order, as of `seq`. */
@@ -162,6 +214,10 @@ export interface Storage {
    * callers at once are shared, never one that started before the caller asked).
    */
   newestSeq(): Promise<number>
+  /** Where the sequence stands (the newest seq and access seq), read as newestSeq is. */
+  sequence(): Promise<Sequence>
+  /** Lists, members and access tokens. */
+  readonly access: AccessStorage
   /**
    * Up to `limit` tasks whose latest change has a seq above `after`, ascending by seq, and
    * the newest seq of the snapshot they were read in: every change up to it was visible to

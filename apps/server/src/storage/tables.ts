@@ -23,6 +23,80 @@ export interface TasksTable {
   prev_seq: number
   prev_tag: string | null
   prev_status: RowStatus | null
+  /** The list the task is in. */
+  list_id: number
+  /** The principals who created it and changed it last. */
+  created_by: string
+  updated_by: string
+  /** The list it was in before its latest change (null when that change created it). */
+  prev_list_id: number | null
+  /** The seq of the change that created it; 0 when unknown (a task older than lists). */
+  created_seq: number
+}
+
+/** A list's state: live, or deleted (its row stays, so its id is never reused). */
+export type ListStatus = 'live' | 'deleted'
+
+/** Row of `lists`: the unit of sharing; every task is in one. */
+export interface ListsTable {
+  id: Generated<number>
+  name: string
+  status: ListStatus
+  version: number
+  created_at: number
+  updated_at: number
+  created_by: string
+  updated_by: string
+  /** The seq of the list's latest change (0: it has not changed since lists exist). */
+  seq: number
+}
+
+/** Row of `members`: a principal's role in a list. A removed member's row goes. */
+export interface MembersTable {
+  list_id: number
+  principal: string
+  role: 'viewer' | 'editor' | 'owner'
+  /** The seq of the change that gave this role. */
+  seq: number
+}
+
+/**
+ * Row of `access_changes`: at `seq`, `principal` gained or lost the right to read `list_id`
+ * (a member added or removed, a list deleted). A change feed of that principal that has
+ * sent every change before `seq` cannot go on with the rights it started with.
+ */
+export interface AccessChangesTable {
+  seq: number
+  principal: string
+  list_id: number
+}
+
+/** Row of `tokens`: an access token, its secret kept only as a SHA-256 digest (hex). */
+export interface TokensTable {
+  id: Generated<number>
+  name: string
+  principal: string
+  role: 'read' | 'write' | 'admin'
+  /** JSON array of list ids, or null: every list of its principal. */
+  lists: string | null
+  hash: string
+  created_at: number
+  created_by: string
+  /** Milliseconds since the epoch, or null: never. */
+  expires_at: number | null
+  /** When it was revoked, or null while it stands. */
+  revoked_at: number | null
+  seq: number
+}
+
+/**
+ * The one row of `change_sequence`: the newest seq, and the seq of the newest change to
+ * anyone's rights (memberships, list deletions, tokens). Every write takes its seqs here.
+ */
+export interface ChangeSequenceTable {
+  id: number
+  seq: number
+  access_seq: number
 }
 
 /**
@@ -31,9 +105,11 @@ export interface TasksTable {
  * was answered without its id (JSON; null for a delete, which answers no body).
  */
 export interface IdempotencyKeysTable {
+  /** The key as sent, preceded by `<principal> ` unless an admin principal sent it. */
   key: string
   fingerprint: string
-  task_id: number
+  /** The task or list the request wrote. */
+  target_id: number
   created_at: number
   seq: number
   response: string | null
@@ -48,6 +124,11 @@ export interface WriteProbeTable {
 /** The database as Kysely sees it. */
 export interface Schema {
   tasks: TasksTable
+  lists: ListsTable
+  members: MembersTable
+  access_changes: AccessChangesTable
+  tokens: TokensTable
+  change_sequence: ChangeSequenceTable
   idempotency_keys: IdempotencyKeysTable
   write_probe: WriteProbeTable
 }

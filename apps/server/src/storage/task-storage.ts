@@ -1,10 +1,12 @@
 import { DatabaseUnavailableError } from '../domain/domain-errors.js'
+import type { AccessStorage } from './access-port.js'
+import { AccessReads } from './access-reads.js'
 import type { Backend } from './backend.js'
 import { CommittedSeq } from './committed-seq.js'
 import { withDeadline } from './deadline.js'
 import { StorageEvents } from './events.js'
 import { ping, purgeIdempotencyKeys } from './reads.js'
-import type { ListFilter, Snapshot, Storage, WriteOutcome } from './storage.js'
+import type { ListFilter, Sequence, Snapshot, Storage, WriteOutcome } from './storage.js'
 import { TurnRead } from './turn-read.js'
 import { storageError } from './unavailable.js'
 import { WriteHealth } from './write-health.js'
@@ -35,7 +37,10 @@ export class TaskStorage implements Storage {
   readonly #events: StorageEvents
   readonly #committed = new CommittedSeq()
   readonly #writeHealth: WriteHealth
-  readonly #newestSeq: TurnRead
+  readonly #sequence: TurnRead<Sequence>
+  /** The newest access seq this process has committed: a read never answers an older one. */
+  #accessFloor = 0
+  readonly access: AccessStorage
   #stopWatching: (() => Promise<void>) | undefined
   #closing: Promise<void> | undefined
 
@@ -51,10 +56,35 @@ export class TaskStorage implements Storage {
     this.#events.subscribe((event) => {
       if (event.level === 'error') this.#writeHealth.failed(new DatabaseUnavailableError())
     })
-    this.#newestSeq = new TurnRead(
-      () => this.#guarded(backend.reads.newestSeq()),
-      () => this.#committed.value,
+    this.#sequence = new TurnRead(
+      () => this.#guarded(backend.reads.sequence()),
+      ({ seq, accessSeq }) => ({
+        seq: Math.max(seq, this.#committed.value),
+        accessSeq: Math.max(accessSeq, this.#accessFloor),
+      }),
     )
+    this.access = this.#accessStorage(new AccessReads(backend.reads))
+  }
+
+  #accessStorage(reads: AccessReads): AccessStorage {
+    const guard = this.#guarded.bind(this)
+    return {
+      memberships: (principal) => guard(reads.memberships(principal)),
+      firstAccessChange: (principal, after) => guard(reads.firstAccessChange(principal, after)),
+      tokenByHash: (hash) => guard(reads.tokenByHash(hash)),
+      tokens: (principal) => guard(reads.tokens(principal)),
+      lists: (only, after, limit) => guard(reads.lists(only, after, limit)),
+      list: (id) => guard(reads.list(id)),
+      members: (listId) => guard(reads.members(listId)),
+      write: async (write, now, notBefore) => {
+        const { outcome, newest, accessChanged } = await this.#guarded(
+          this.#backend.writeAccess(write, now, notBefore),
+        )
+        if (accessChanged) this.#accessFloor = Math.max(this.#accessFloor, newest)
+        this.#committed.raise(newest)
+        return outcome
+      },
+    }
   }
 
   /**
@@ -79,6 +109,7 @@ export class TaskStorage implements Storage {
     const snapshot = await this.#guarded(this.#backend.openSnapshot())
     return {
       seq: snapshot.seq,
+      accessSeq: snapshot.accessSeq,
       readTasks: (filter, limit) => this.#guarded(snapshot.readTasks(filter, limit)),
       readIds: (filter, limit) => this.#guarded(snapshot.readIds(filter, limit)),
       close: () => snapshot.close(),
@@ -86,7 +117,11 @@ export class TaskStorage implements Storage {
   }
 
   newestSeq(): Promise<number> {
-    return this.#newestSeq.get()
+    return this.#sequence.get().then(({ seq }) => seq)
+  }
+
+  sequence(): Promise<Sequence> {
+    return this.#sequence.get()
   }
 
   changesAfter(after: number, limit: number) {

@@ -1,5 +1,5 @@
 /**
- * The newest seq, read once per turn of the event loop: every request that arrived in the
+ * The newest seq (and access seq), read once per turn of the event loop: every request that arrived in the
  * turn waits for one read made once they have all been received (in the turn's check
  * phase, `setImmediate`), and all of them are answered together. A read made after a
  * request arrived sees every commit before it; a commit of this process acknowledged since
@@ -16,21 +16,22 @@
  * about 0.7 of the bare-Fastify ceiling, whose handler answers each request at once, to
  * about 1.1 of it.
  */
-export class TurnRead {
-  readonly #read: () => Promise<number>
-  readonly #floor: () => number
-  #pending: Promise<number> | undefined
+export class TurnRead<T> {
+  readonly #read: () => Promise<T>
+  readonly #floor: (read: T) => T
+  #pending: Promise<T> | undefined
   /** Starts the pending read, once the read in flight ends. */
   #startPending: (() => void) | undefined
   #inFlight = false
 
-  constructor(read: () => Promise<number>, floor: () => number) {
+  /** `floor` raises a value read to what this process knows is committed. */
+  constructor(read: () => Promise<T>, floor: (read: T) => T) {
     this.#read = read
     this.#floor = floor
   }
 
-  get(): Promise<number> {
-    this.#pending ??= new Promise<number>((resolve, reject) => {
+  get(): Promise<T> {
+    this.#pending ??= new Promise<T>((resolve, reject) => {
       const start = () => {
         this.#pending = undefined
         this.#startPending = undefined
@@ -49,6 +50,6 @@ export class TurnRead {
         else this.#startPending = start
       })
     })
-    return this.#pending.then((value) => Math.max(value, this.#floor()))
+    return this.#pending.then(this.#floor)
   }
 }

@@ -1,6 +1,7 @@
-// What a backend implements for the one write algorithm (write-plan.ts): the reads a batch
-// starts from and the one statement that writes its plan. sqlite/write-statements.ts and
-// postgres/write-statements.ts implement it.
+// What a backend implements for the one write algorithm (write-plan.ts): the read a batch
+// starts from and the one statement that writes its plan. sqlite/sqlite-batch-writer.ts and
+// postgres/postgres-write-statements.ts implement it.
+import type { Role } from '../domain/rights.js'
 import type { RowStatus } from './tables.js'
 import type { TaskRow } from './task-row.js'
 
@@ -10,7 +11,8 @@ type Awaitable<T> = T | Promise<T>
 export interface StoredKey {
   readonly key: string
   readonly fingerprint: string
-  readonly taskId: number
+  /** The task (or list) the request wrote. */
+  readonly targetId: number
   readonly seq: number
   /** The answered task without its id, as JSON; null for a delete. */
   readonly response: string | null
@@ -21,31 +23,74 @@ export interface CurrentRow extends TaskRow {
   readonly seq: number
 }
 
+/** What a batch must read before it can plan. */
+export interface BatchRead {
+  /** Idempotency-Keys (scoped to their principals) the batch carries. */
+  readonly keys: readonly string[]
+  /** Keys stored before this have expired. */
+  readonly notBefore: number
+  /** Tasks the batch changes or deletes. */
+  readonly ids: readonly number[]
+  /** Principals (not admins) whose roles decide what the batch may do. */
+  readonly principals: readonly string[]
+  /** Lists whose existence the batch depends on (an admin's targets). */
+  readonly lists: readonly number[]
+}
+
+/** A principal's role in a list, as stored. */
+export interface Membership {
+  readonly principal: string
+  readonly listId: number
+  readonly role: Role
+}
+
+/** What the batch read, in one snapshot of the database. */
+export interface BatchContext {
+  readonly keys: readonly StoredKey[]
+  readonly rows: readonly CurrentRow[]
+  readonly members: readonly Membership[]
+  /** Those of the asked lists that exist (live), ascending. */
+  readonly lists: readonly number[]
+  /** The lowest id of a live list: where an admin's create goes when it names none. */
+  readonly firstList: number | undefined
+  /** The seq of the newest change to anyone's rights: the plan holds only while it stands. */
+  readonly accessSeq: number
+}
+
 /** A seq of the plan: known already (`abs`), or the n-th change of the plan (`off`, from 1). */
 export type PlannedSeq = { readonly abs: number } | { readonly off: number }
 
-/** A task the plan creates: version 1, created and updated at the plan's `now`. */
+/** A task's stored fields, as the write algorithm sets them (named as the table's columns). */
+export interface TaskFields {
+  readonly name: string
+  readonly tag: string | null
+  readonly status: RowStatus
+  readonly list_id: number
+  readonly version: number
+  readonly updated_by: string
+}
+
+/** A task the plan creates: version 1, created and updated at the plan's `now` by `created_by`. */
 export interface PlannedInsert {
   readonly name: string
   readonly tag: string | null
   readonly status: 'open' | 'done'
+  readonly list_id: number
+  readonly created_by: string
   /** Its change: the `off`-th of the plan. */
   readonly off: number
 }
 
 /** An existing row the plan rewrites, in its final state, with what its latest change replaced. */
-export interface PlannedRewrite {
+export interface PlannedRewrite extends TaskFields {
   readonly id: number
   /** The seq the row had when it was read: the plan holds only if it still has it. */
   readonly expectedSeq: number
-  readonly name: string
-  readonly tag: string | null
-  readonly status: RowStatus
-  readonly version: number
   readonly off: number
   readonly prevSeq: PlannedSeq
   readonly prevTag: string | null
   readonly prevStatus: RowStatus
+  readonly prevListId: number
 }
 
 /** A key the plan stores, with the response it got. */
@@ -62,6 +107,8 @@ export interface PlannedKey {
 export interface WritePlan {
   readonly now: number
   readonly notBefore: number
+  /** The access seq the plan was made at (BatchContext). */
+  readonly accessSeq: number
   readonly inserts: readonly PlannedInsert[]
   readonly rewrites: readonly PlannedRewrite[]
   readonly keys: readonly PlannedKey[]
@@ -74,20 +121,17 @@ export interface Applied {
   readonly ids: readonly number[]
 }
 
-/** What `apply` answers when a key or a row changed since it was read: nothing was written. */
+/** What `apply` answers when a key, a row or anyone's rights changed since the read. */
 export const STALE = 'stale'
 
 /**
  * What a backend brings to the write algorithm. SQLite's run synchronously on the writer
  * thread inside the transaction its backend has begun, so nothing can change between them.
- * PostgreSQL's reads take no lock, and `apply` (one statement) takes the ordering lock,
- * checks that no key was stored and no row changed since, and writes.
+ * PostgreSQL's read takes no lock, and `apply` (one statement) takes the ordering lock,
+ * checks that no key was stored, no row changed and no right changed since, and writes.
  */
 export interface WriteStatements {
-  /** Those of `keys` stored at or after `notBefore`. */
-  findKeys(keys: readonly string[], notBefore: number): Awaitable<readonly StoredKey[]>
-  /** The rows of these ids that exist, deleted ones included. */
-  findRows(ids: readonly number[]): Awaitable<readonly CurrentRow[]>
+  read(request: BatchRead): Awaitable<BatchContext>
   /** Writes the plan in one transaction, or answers STALE having written nothing. */
   apply(plan: WritePlan): Awaitable<Applied | typeof STALE>
 }

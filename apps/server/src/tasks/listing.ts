@@ -40,9 +40,15 @@ export interface ListingAnswer {
   readonly contentType: string
   /** The newest seq the listing reflects (`Tasklane-Seq`). */
   readonly seq: number
+  /** The access seq of the snapshot it was read in. */
+  readonly accessSeq: number
+  /** Lets go of a streamed answer that will not be sent. */
+  readonly discard?: (() => void) | undefined
   /** The `Link` to the next page, when the answer is a full page and more tasks follow. */
   readonly link: string | undefined
   readonly body: string | Buffer | Readable
+  /** True when it holds no task (a streamed answer always holds some). */
+  readonly empty: boolean
 }
 
 /**
@@ -85,17 +91,25 @@ export class Listing {
     this.#maxStreams = Math.min(maxStreams, storage.maxSnapshots)
   }
 
-  /** The listing `query` asks for, as `format`; `whenDone` tells when a stream may be let go. */
-  async list(query: ListTasksQuery, format: Format, whenDone: WhenDone): Promise<ListingAnswer> {
+  /**
+   * The listing `query` asks for, as `format`, of the tasks in `lists` (undefined: in every
+   * list); `whenDone` tells when a stream may be let go.
+   */
+  async list(
+    query: ListTasksQuery,
+    format: Format,
+    lists: readonly number[] | undefined,
+    whenDone: WhenDone,
+  ): Promise<ListingAnswer> {
     const { limit, after, before, tag, status, order } = query
-    const filter: ListFilter = { after, before, tag, status, order }
+    const filter: ListFilter = { after, before, tag, status, order, lists }
     const contentType = CONTENT_TYPES[format]
     if (limit === 0) {
-      const seq = await this.#storage.newestSeq()
-      return { contentType, seq, link: undefined, body: body(format, []) }
+      const { seq, accessSeq } = await this.#storage.sequence()
+      return { contentType, seq, accessSeq, link: undefined, body: body(format, []), empty: true }
     }
     if (limit !== undefined && limit <= BUFFERED_PAGE_MAX) {
-      const key = PageCache.key(query, format)
+      const key = PageCache.key(query, format, lists)
       const read = () => this.#readPage(key, query, filter, limit, format)
       let page: CachedPage
       // Only a page kept before is worth checking the newest seq for.
@@ -110,10 +124,15 @@ export class Listing {
     // Most full listings are small: read in one query, one that fits a page needs no
     // snapshot held across reads, nor one of the few stream slots (on PostgreSQL, a pooled
     // connection each). Only a listing past a page is streamed, from a snapshot.
-    const { value: tasks, seq } = await this.#storage.readPage(filter, BUFFERED_PAGE_MAX + 1)
+    const {
+      value: tasks,
+      seq,
+      accessSeq,
+    } = await this.#storage.readPage(filter, BUFFERED_PAGE_MAX + 1)
     if (tasks.length <= BUFFERED_PAGE_MAX) {
       // All of it, and fewer than any limit over BUFFERED_PAGE_MAX: no page after it.
-      return { contentType, seq, link: undefined, body: body(format, tasks) }
+      const empty = tasks.length === 0
+      return { contentType, seq, accessSeq, link: undefined, body: body(format, tasks), empty }
     }
     return this.#stream(query, filter, format, whenDone)
   }
@@ -146,13 +165,15 @@ export class Listing {
     limit: number,
     format: Format,
   ): Promise<CachedPage> {
-    const { value: tasks, seq } = await this.#storage.readPage(filter, limit + 1)
+    const { value: tasks, seq, accessSeq } = await this.#storage.readPage(filter, limit + 1)
     const more = tasks.length > limit
     if (more) tasks.length = limit
     const page = {
       body: body(format, tasks),
       link: more ? nextLink(query, (tasks.at(-1) as Task).id) : undefined,
       seq,
+      accessSeq,
+      empty: tasks.length === 0,
     }
     this.#pages.set(key, page)
     return page
@@ -177,7 +198,8 @@ export class Listing {
     })
     snapshot = await this.#storage.openSnapshot()
     if (done) await snapshot.close()
-    const { seq } = snapshot
+    const { seq, accessSeq } = snapshot
+    const discard = () => void snapshot?.close()
     let link: string | undefined
     let chunks: AsyncGenerator<Task[]>
     try {
@@ -188,15 +210,20 @@ export class Listing {
       chunks = await readingAhead(taskChunks(snapshot, this.#budget, filter, query.limit))
     } catch (error) {
       // The recipient left while the listing was being prepared: nobody to answer.
-      if (done) return { contentType: CONTENT_TYPES[format], seq, link, body: '' }
+      if (done) {
+        return { contentType: CONTENT_TYPES[format], seq, accessSeq, link, body: '', empty: true }
+      }
       throw error
     }
     const text = format === 'json' ? jsonArray(chunks) : ndjsonLines(chunks)
     return {
       contentType: CONTENT_TYPES[format],
       seq,
+      accessSeq,
       link,
       body: Readable.from(text, STREAM_OPTIONS),
+      empty: false,
+      discard,
     }
   }
 }

@@ -8,6 +8,10 @@ export interface CachedPage {
   readonly body: string | Buffer
   readonly link: string | undefined
   readonly seq: number
+  /** The access seq of the snapshot it was read in. */
+  readonly accessSeq: number
+  /** True when it holds no task. */
+  readonly empty: boolean
 }
 
 /**
@@ -26,10 +30,12 @@ export class PageCache {
     readonly maxChars = 32 * 1024 * 1024,
   ) {}
 
-  static key(query: ListTasksQuery, format: Format): string {
+  /** The key of a page: what it asks for, as `format`, of `lists` (undefined: every list). */
+  static key(query: ListTasksQuery, format: Format, lists: readonly number[] | undefined): string {
     const { limit, after, before, order = 'asc', status, tag } = query
+    const of = lists === undefined ? '*' : lists.join(',')
     // The tag goes last: it is the only part that may contain the separator.
-    return `${format}:${order}:${limit}:${after ?? 0}:${before ?? ''}:${status ?? ''}:${tag === undefined ? '' : `=${tag}`}`
+    return `${format}:${of}:${order}:${limit}:${after ?? 0}:${before ?? ''}:${status ?? ''}:${tag === undefined ? '' : `=${tag}`}`
   }
 
   /** The page under `key` if it reflects `seq`. */

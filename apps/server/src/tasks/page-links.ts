@@ -5,7 +5,7 @@ import type { ListTasksQuery } from '@tasklane/contract'
  * ascending, `before` descending) and every other parameter stays.
  */
 export function nextLink(
-  { limit, after, before, tag, status, order }: ListTasksQuery,
+  { limit, after, before, tag, status, order, list }: ListTasksQuery,
   lastId: number,
 ): string {
   const cursor =
@@ -13,6 +13,7 @@ export function nextLink(
       ? `before=${lastId}&order=desc${after === undefined ? '' : `&after=${after}`}`
       : `after=${lastId}${before === undefined ? '' : `&before=${before}`}`
   const statusParam = status === undefined ? '' : `&status=${status}`
+  const listParam = list === undefined ? '' : `&list=${list}`
   const tagParam = tag === undefined ? '' : `&tag=${encodeURIComponent(tag)}`
-  return `</tasks?limit=${limit}&${cursor}${statusParam}${tagParam}>; rel="next"`
+  return `</tasks?limit=${limit}&${cursor}${statusParam}${listParam}${tagParam}>; rel="next"`
 }

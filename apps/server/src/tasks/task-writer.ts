@@ -1,35 +1,43 @@
 import { createHash } from 'node:crypto'
 import type { NewTask, Task, TaskPatch } from '@tasklane/contract'
 import {
+  ForbiddenError,
   IdempotencyConflictError,
-  KeyInFlightError,
+  ListNotFoundError,
   PreconditionFailedError,
   ShuttingDownError,
   TaskNotFoundError,
   WriteQueueFullError,
 } from '../domain/domain-errors.js'
+import { KeysInFlight } from '../domain/keys-in-flight.js'
 import type { Log } from '../domain/log.js'
-import type { IfMatch, Storage, TaskWrite, WriteOutcome } from '../storage/open-storage.js'
+import { forbiddenIn } from '../domain/refusals.js'
+import type { Caller } from '../domain/rights.js'
+import {
+  type IfMatch,
+  keyOf,
+  type Storage,
+  type TaskWrite,
+  type WriteOutcome,
+} from '../storage/open-storage.js'
 
 /** How long a repeat with the same Idempotency-Key replays the first response. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000
 
-/** A write as a route asks for it. */
-export type WriteRequest =
-  | { readonly kind: 'create'; readonly task: NewTask; readonly key?: string | undefined }
+/** A write as a route asks for it: who asks, what to write, its Idempotency-Key. */
+export type WriteRequest = {
+  readonly caller: Caller
+  readonly key?: string | undefined
+} & (
+  | { readonly kind: 'create'; readonly task: NewTask }
   | {
       readonly kind: 'update'
       readonly id: number
       readonly patch: TaskPatch
       readonly ifMatch?: IfMatch | undefined
-      readonly key?: string | undefined
     }
-  | {
-      readonly kind: 'delete'
-      readonly id: number
-      readonly ifMatch?: IfMatch | undefined
-      readonly key?: string | undefined
-    }
+  | { readonly kind: 'delete'; readonly id: number; readonly ifMatch?: IfMatch | undefined }
+)
 
 /** A committed write (or, `replayed`, the response its Idempotency-Key got before). */
 export interface Written {
@@ -83,6 +91,8 @@ export interface TaskWriterOptions {
   readonly observer?: WriterObserver | undefined
   /** Where a failure after a commit (its observer's) is told. */
   readonly log?: Log | undefined
+  /** The Idempotency-Keys in flight on every route (default: this writer's own). */
+  readonly keysInFlight?: KeysInFlight | undefined
 }
 
 interface QueuedWrite {
@@ -95,20 +105,27 @@ const digest = (value: unknown) =>
   createHash('sha256').update(JSON.stringify(value)).digest('base64url')
 
 /**
- * The digest an Idempotency-Key is bound to: the method, the task and the body. A create's
- * keeps its earlier form (name and tag), so that keys stored before the lifecycle existed
- * still replay; the others start with their method, which no create's can.
+ * The digest an Idempotency-Key is bound to: the method, the task and the body. Each form
+ * only grows at its end, with fields the request names (a create's first form was its name
+ * and tag), so that a key stored by an earlier release still replays the same request; the
+ * others start with their method, which no create's can.
  */
 function fingerprint(request: WriteRequest): string {
   switch (request.kind) {
     case 'create': {
-      const { name, tag, status } = request.task
-      return digest(status === undefined ? [name, tag ?? null] : [name, tag ?? null, status])
+      const { name, tag, status, listId } = request.task
+      const form: unknown[] = [name, tag ?? null]
+      if (status !== undefined || listId !== undefined) form.push(status ?? null)
+      if (listId !== undefined) form.push(listId)
+      return digest(form)
     }
     case 'update': {
-      // 0 marks a field the patch leaves out: no field's value can be a number.
-      const { name = 0, tag = 0, status = 0 } = request.patch
-      return digest(['PATCH', request.id, name, tag, status])
+      // 0 marks a field the patch leaves out: no field's value can be a number but listId,
+      // which comes last, and only when the patch names it.
+      const { name = 0, tag = 0, status = 0, listId } = request.patch
+      const form: unknown[] = ['PATCH', request.id, name, tag, status]
+      if (listId !== undefined) form.push(listId)
+      return digest(form)
     }
     case 'delete':
       return digest(['DELETE', request.id])
@@ -118,9 +135,11 @@ function fingerprint(request: WriteRequest): string {
 /** The write as storage takes it: plain data only, since the batch may cross to a worker thread. */
 function toTaskWrite(request: WriteRequest): TaskWrite {
   // Only a keyed write is ever compared with another: hash only those.
+  const { caller, key } = request
   const common = {
-    key: request.key,
-    fingerprint: request.key === undefined ? '' : fingerprint(request),
+    caller,
+    key: key === undefined ? undefined : keyOf(caller, key),
+    fingerprint: key === undefined ? '' : fingerprint(request),
   }
   switch (request.kind) {
     case 'create':
@@ -148,6 +167,14 @@ function written(request: WriteRequest, outcome: WriteOutcome): Written {
       throw new TaskNotFoundError((request as { id: number }).id)
     case 'precondition-failed':
       throw new PreconditionFailedError((request as { id: number }).id, outcome.version)
+    case 'list-not-found':
+      throw new ListNotFoundError(outcome.listId)
+    case 'forbidden':
+      throw forbiddenIn(outcome.listId, 'tasks', outcome)
+    case 'no-list':
+      throw new ForbiddenError(
+        'There is no list you can add tasks to: name one in "listId", or create one with POST /list.',
+      )
   }
 }
 
@@ -166,8 +193,8 @@ export class TaskWriter {
   readonly #observer: WriterObserver
   readonly #log: Log | undefined
   readonly #queue: QueuedWrite[] = []
-  /** Idempotency-Keys of the writes not yet answered. */
-  readonly #inFlight = new Set<string>()
+  /** Idempotency-Keys of the writes not yet answered, on every route. */
+  readonly #inFlight: KeysInFlight
   readonly #writing = new Set<Promise<void>>()
   #scheduled = false
   #closed = false
@@ -181,8 +208,10 @@ export class TaskWriter {
       now = Date.now,
       observer = {},
       log,
+      keysInFlight = new KeysInFlight(),
     }: TaskWriterOptions = {},
   ) {
+    this.#inFlight = keysInFlight
     this.#storage = storage
     this.#maxBatch = maxBatch
     this.#maxQueue = maxQueue
@@ -197,19 +226,15 @@ export class TaskWriter {
     if (this.#closed) throw new ShuttingDownError()
     // Bounded: past this, waiting longer helps nobody; the client retries later.
     if (this.#queue.length >= this.#maxQueue) throw new WriteQueueFullError()
-    const { key } = request
-    if (key !== undefined && this.#inFlight.has(key)) throw new KeyInFlightError()
-    if (key !== undefined) this.#inFlight.add(key)
-    try {
+    const write = toTaskWrite(request)
+    return this.#inFlight.holding(write.key, async () => {
       const outcome = await new Promise<WriteOutcome>((resolve, reject) => {
-        this.#queue.push({ write: toTaskWrite(request), resolve, reject })
+        this.#queue.push({ write, resolve, reject })
         this.#observer.onQueueDepth?.(this.#queue.length)
         this.#schedule()
       })
       return written(request, outcome)
-    } finally {
-      if (key !== undefined) this.#inFlight.delete(key)
-    }
+    })
   }
 
   /** Waits for the writes in progress; later writes fail. */

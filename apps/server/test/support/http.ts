@@ -174,10 +174,13 @@ export function seqOf(response: Response): number {
 export function aTask(fields: Partial<Task> & { name: string }): Record<string, unknown> {
   return {
     id: expect.any(Number),
+    listId: 1,
     status: 'open',
     version: 1,
     createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    createdBy: 'local',
     updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    updatedBy: 'local',
     ...fields,
   }
 }

@@ -170,10 +170,11 @@ export async function createTestDatabase({
         db.transaction().execute(async (trx) => {
           // Each a new open task created now, with the next seq, as a create would make it.
           const newest = await trx
-            .selectFrom('tasks')
-            .select((eb) => eb.fn.max('seq').as('seq'))
-            .executeTakeFirst()
-          const base = Number(newest?.seq ?? 0)
+            .selectFrom('change_sequence')
+            .select('seq')
+            .where('id', '=', 1)
+            .executeTakeFirstOrThrow()
+          const base = Number(newest.seq)
           const now = Date.now()
           const inserted: Task[] = []
           // SQLite binds at most 32766 variables per statement: insert in slices.
@@ -182,14 +183,18 @@ export async function createTestDatabase({
               const { name, tag } = make(start + i)
               const seq = base + start + i + 1
               return {
+                list_id: 1,
                 name,
                 tag: tag ?? null,
                 status: 'open' as const,
                 version: 1,
                 created_at: now,
+                created_by: 'local',
                 updated_at: now,
+                updated_by: 'local',
                 seq,
                 prev_seq: 0,
+                created_seq: seq,
               }
             })
             const returned = await trx
@@ -202,6 +207,11 @@ export async function createTestDatabase({
             for (const row of rows)
               inserted.push(toTask({ ...row, id: ids.get(row.seq) as number }))
           }
+          await trx
+            .updateTable('change_sequence')
+            .set({ seq: base + count })
+            .where('id', '=', 1)
+            .execute()
           return inserted
         }),
       ),

@@ -6,10 +6,11 @@ import { limitTaskIds } from './0003-limit-task-ids.js'
 import { createWriteProbe } from './0004-create-write-probe.js'
 import { createWriteFunction } from './0005-write-function.js'
 import { taskLifecycle } from './0006-task-lifecycle.js'
+import { listsAndPeople } from './0007-lists-and-people.js'
 import type { Dialect } from './dialect.js'
 
 /** The name of the newest migration: a database migrated to it is up to date. */
-export const LATEST_MIGRATION = '0006-task-lifecycle'
+export const LATEST_MIGRATION = '0007-lists-and-people'
 
 /** Migrations in order; names sort lexically, so they carry a number. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -20,6 +21,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0004-create-write-probe': createWriteProbe(),
     '0005-write-function': createWriteFunction(dialect),
     '0006-task-lifecycle': taskLifecycle(dialect),
+    '0007-lists-and-people': listsAndPeople(dialect),
   }
 }
 

@@ -12,9 +12,10 @@ import { connectionMode } from './connection-mode.js'
 import { int8Numbers } from './int8-numbers.js'
 import { migratePostgres } from './migrate.js'
 import { modeStatements } from './mode-statements.js'
+import { postgresAccessWriter } from './postgres-access-writer.js'
 import { PostgresSnapshots } from './postgres-snapshots.js'
 import { postgresStatements } from './postgres-write-statements.js'
-import type { Timeouts } from './timeouts.js'
+import { localTimeouts, type Timeouts } from './timeouts.js'
 
 /** `tasl`: the first key of the two-key advisory lock that serializes task writers. */
 const WRITE_LOCK_CLASS = 0x7461_736c
@@ -101,7 +102,7 @@ export async function openPostgres(
     await db.destroy()
     throw error
   }
-  const shapes = new ReadShapes(db)
+  const shapes = new ReadShapes(db, 'postgres')
   const reads = new Reads(shapes, run)
   // Streamed listings hold a connection each for as long as they stream: a pool of their
   // own, the same size, so that they never take the connections requests need.
@@ -126,6 +127,11 @@ export async function openPostgres(
     // is keyed by the tasks table's oid, so deployments in other schemas do not contend.
     // A batch is at most two round trips: what it reads, then one statement.
     write: (items, now, notBefore) => writeBatch(writes, items, now, notBefore),
+    writeAccess: postgresAccessWriter(pool, {
+      settings: localTimeouts(requests),
+      channel,
+      lockClass: WRITE_LOCK_CLASS,
+    }),
     probeWrite: async () => void (await sql.raw(WRITE_PROBE_SQL).execute(db)),
     openSnapshot: () => snapshots.open(),
     // A little past the database's own timeouts, so that it normally answers first (and
@@ -134,7 +140,7 @@ export async function openPostgres(
     watchCommits: listenForCommits({
       url: listenUrl,
       channel,
-      newestSeq: () => reads.newestSeq(),
+      newestSeq: async () => (await reads.sequence()).seq,
       checkMs: config.commitCheckMs ?? (listenUrl === undefined ? COMMIT_POLL_MS : COMMIT_CHECK_MS),
     }),
     async close() {

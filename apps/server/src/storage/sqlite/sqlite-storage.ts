@@ -39,7 +39,7 @@ export class SqliteStorage extends TaskStorage {
  */
 function liveSnapshot(reads: Reads): () => Promise<Snapshot> {
   return async () => ({
-    seq: await reads.newestSeq(),
+    ...(await reads.sequence()),
     readTasks: (filter, limit) => reads.selectTasks(filter, limit),
     readIds: (filter, limit) => reads.selectIds(filter, limit),
     close: async () => {},
@@ -56,7 +56,7 @@ function liveSnapshot(reads: Reads): () => Promise<Snapshot> {
 export async function openSqlite(filename: string): Promise<SqliteStorage> {
   const database = new StatementCache(openConnection(filename))
   const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database }) })
-  const shapes = new ReadShapes(db)
+  const shapes = new ReadShapes(db, 'sqlite')
   const reads = new Reads(shapes, database.run)
   try {
     await migrate(db, 'sqlite')
@@ -78,6 +78,7 @@ export async function openSqlite(filename: string): Promise<SqliteStorage> {
       // Committed on this thread, one after the other.
       batchesInFlight: 2,
       write: (items, now, notBefore) => batches.commit(items, now, notBefore),
+      writeAccess: (write, now, notBefore) => batches.access(write, now, notBefore),
       probeWrite: () => batches.probe(),
       openSnapshot: liveSnapshot(reads),
       close: () => db.destroy(),
@@ -98,6 +99,7 @@ export async function openSqlite(filename: string): Promise<SqliteStorage> {
       // The writer thread takes every batch that has arrived into its next commit.
       batchesInFlight: 64,
       write: (items, now, notBefore) => writer.write(items, now, notBefore),
+      writeAccess: (write, now, notBefore) => writer.access(write, now, notBefore),
       probeWrite: () => writer.probe(),
       openSnapshot: () => snapshots.open(),
       events,

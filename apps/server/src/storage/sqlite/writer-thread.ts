@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads'
 import { DatabaseUnavailableError } from '../../domain/domain-errors.js'
+import type { AccessWrite, AccessWritten } from '../access-port.js'
 import type { StorageEvent } from '../events.js'
 import type { TaskWrite, WriteOutcome } from '../storage.js'
 import type { FileIdentity } from './file-identity.js'
@@ -7,16 +8,18 @@ import type { FileIdentity } from './file-identity.js'
 /** What the main thread sends the writer thread: a batch, the write probe, or the order to close. */
 export type WriterRequest =
   | { id: number; items: readonly TaskWrite[]; now: number; notBefore: number }
+  | { id: number; access: AccessWrite; now: number; notBefore: number }
   | { id: number; probe: true }
   | { close: true }
 
 /** What the writer thread answers: the batch's outcomes, or why it failed. */
 export type WriterReply =
   | { id: number; outcomes: WriteOutcome[] }
+  | { id: number; access: AccessWritten }
   | { id: number; error: string; code?: string | undefined }
 
 interface Waiting {
-  resolve(outcomes: WriteOutcome[]): void
+  resolve(reply: WriterReply): void
   reject(error: Error): void
 }
 
@@ -70,8 +73,20 @@ export class SqliteWriterThread {
   }
 
   /** Commits a batch on the writer thread. */
-  write(items: readonly TaskWrite[], now: number, notBefore: number): Promise<WriteOutcome[]> {
-    return this.#send((id) => ({ id, items, now, notBefore }))
+  async write(
+    items: readonly TaskWrite[],
+    now: number,
+    notBefore: number,
+  ): Promise<WriteOutcome[]> {
+    const reply = await this.#send((id) => ({ id, items, now, notBefore }))
+    return 'outcomes' in reply ? reply.outcomes : []
+  }
+
+  /** Commits one write of lists, members or tokens on the writer thread. */
+  async access(write: AccessWrite, now: number, notBefore: number): Promise<AccessWritten> {
+    const reply = await this.#send((id) => ({ id, access: write, now, notBefore }))
+    if (!('access' in reply)) throw new Error('The writer thread answered an access write wrongly.')
+    return reply.access
   }
 
   /** Commits the write probe (write-probe.ts) in turn with the batches. */
@@ -136,10 +151,10 @@ export class SqliteWriterThread {
     if (this.#deaths > 0)
       this.#report({ level: 'info', message: 'The SQLite writer thread is back.' })
     this.#deaths = 0
-    entry?.resolve(reply.outcomes)
+    entry?.resolve(reply)
   }
 
-  #send(request: (id: number) => WriterRequest): Promise<WriteOutcome[]> {
+  #send(request: (id: number) => WriterRequest): Promise<WriterReply> {
     const thread = this.#worker
     if (this.#closed || thread === undefined) {
       return Promise.reject(

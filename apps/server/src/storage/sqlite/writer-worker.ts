@@ -39,8 +39,14 @@ async function onTheFile<T>(work: () => Promise<T>): Promise<T> {
 
 type Batch = Extract<WriterRequest, { items: unknown }>
 
-/** Batches and probes received since the last commit began: the next commit takes them all. */
+type Access = Extract<WriterRequest, { access: unknown }>
+
+/**
+ * Batches, access writes and probes received since the last commit began: the next commit
+ * takes every batch; each access write and probe follows as a transaction of its own.
+ */
 let batches: Batch[] = []
+let accesses: Access[] = []
 let probes: number[] = []
 let scheduled = false
 
@@ -61,8 +67,10 @@ function replyError(id: number, error: { message?: unknown; code?: unknown }): v
 async function commitWaiting(): Promise<void> {
   scheduled = false
   const taken = batches
+  const accessing = accesses
   const probing = probes
   batches = []
+  accesses = []
   probes = []
   if (taken.length > 0) {
     const items = taken.flatMap((batch) => batch.items)
@@ -79,6 +87,14 @@ async function commitWaiting(): Promise<void> {
       }
     } catch (error) {
       for (const { id } of taken) replyError(id, error as { message?: unknown })
+    }
+  }
+  for (const { id, access, now, notBefore } of accessing) {
+    try {
+      const written = await onTheFile(() => writer.access(access, now, notBefore))
+      port.postMessage({ id, access: written } satisfies WriterReply)
+    } catch (error) {
+      replyError(id, error as { message?: unknown })
     }
   }
   for (const id of probing) {
@@ -101,6 +117,7 @@ port.on('message', (message: WriterRequest) => {
     return
   }
   if ('probe' in message) probes.push(message.id)
+  else if ('access' in message) accesses.push(message)
   else batches.push(message)
   if (scheduled) return
   scheduled = true

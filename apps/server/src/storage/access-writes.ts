@@ -1,0 +1,424 @@
+import type { List } from '@tasklane/contract'
+import type { Kysely } from 'kysely'
+import { decide, type Rights, type Role } from '../domain/rights.js'
+import type { AccessOutcome, AccessWrite, AccessWritten, TokenRecord } from './access-port.js'
+import type { IfMatch } from './storage.js'
+import type { Schema } from './tables.js'
+import { timestamp } from './task-row.js'
+
+/** Where an access write's transaction stands: the seqs it has taken so far. */
+interface Sequencer {
+  /** The next seq of this transaction. */
+  next(): number
+  /** The newest seq this transaction took, 0 when none. */
+  readonly newest: number
+}
+
+/**
+ * An access write applied in a transaction its backend has begun (and holds the ordering
+ * lock of): lists, members and tokens, each change taking the next seq of the one sequence,
+ * rights checked with `decide` against the caller's roles as they are in this transaction.
+ * Resolves with the outcome and the newest seq written (0 when nothing was), which the
+ * backend announces once committed.
+ */
+export async function applyAccessWrite(
+  trx: Kysely<Schema>,
+  write: AccessWrite,
+  now: number,
+  notBefore: number,
+): Promise<AccessWritten> {
+  const { seq: base } = await trx
+    .selectFrom('change_sequence')
+    .select('seq')
+    .where('id', '=', 1)
+    .executeTakeFirstOrThrow()
+  let taken = 0
+  const seqs: Sequencer = {
+    next: () => Number(base) + ++taken,
+    get newest() {
+      return taken === 0 ? 0 : Number(base) + taken
+    },
+  }
+  const outcome = await new AccessTransaction(trx, seqs, now, notBefore).apply(write)
+  if (taken > 0) {
+    const access = write.kind === 'rename-list' ? {} : { access_seq: seqs.newest }
+    await trx
+      .updateTable('change_sequence')
+      .set({ seq: seqs.newest, ...access })
+      .where('id', '=', 1)
+      .execute()
+  }
+  return { outcome, newest: seqs.newest, accessChanged: taken > 0 && write.kind !== 'rename-list' }
+}
+
+const matches = (ifMatch: IfMatch | undefined, version: number) =>
+  ifMatch === undefined || ifMatch === '*' || ifMatch.includes(version)
+
+/** A list's row as the API answers it. */
+function toList(row: {
+  id: number
+  name: string
+  version: number
+  created_at: number
+  updated_at: number
+}): List {
+  return {
+    id: Number(row.id),
+    name: row.name,
+    version: Number(row.version),
+    createdAt: timestamp(Number(row.created_at)),
+    updatedAt: timestamp(Number(row.updated_at)),
+  }
+}
+
+/** One access write's transaction: the steps of each kind of write. */
+class AccessTransaction {
+  constructor(
+    private readonly trx: Kysely<Schema>,
+    private readonly seqs: Sequencer,
+    private readonly now: number,
+    private readonly notBefore: number,
+  ) {}
+
+  async apply(write: AccessWrite): Promise<AccessOutcome> {
+    if (write.kind === 'create-token') return this.#createToken(write)
+    if (write.kind === 'revoke-token') return this.#revokeToken(write)
+    if (write.key !== undefined) {
+      const stored = await this.trx
+        .selectFrom('idempotency_keys')
+        .select(['fingerprint', 'target_id', 'seq', 'response'])
+        .where('key', '=', write.key)
+        .where('created_at', '>=', this.notBefore)
+        .executeTakeFirst()
+      if (stored !== undefined) {
+        if (stored.fingerprint !== write.fingerprint) return { result: 'key-conflict' }
+        return replayed(write, stored)
+      }
+    }
+    const outcome = await this.#keyed(write)
+    if (write.key !== undefined && outcome.result === 'written') {
+      await this.#saveKey(write.key, write.fingerprint, outcome, targetOf(write, outcome))
+    }
+    return outcome
+  }
+
+  async #keyed(write: Exclude<AccessWrite, { kind: 'create-token' | 'revoke-token' }>) {
+    switch (write.kind) {
+      case 'create-list':
+        return this.#createList(write)
+      case 'rename-list':
+        return this.#renameList(write)
+      case 'delete-list':
+        return this.#deleteList(write)
+      case 'put-member':
+        return this.#putMember(write)
+      case 'remove-member':
+        return this.#removeMember(write)
+    }
+  }
+
+  /** The caller's rights in `listId`: its role there, as stored now. */
+  async #rightsIn(caller: Rights['caller'], listId: number): Promise<Rights> {
+    const row = await this.trx
+      .selectFrom('members')
+      .select('role')
+      .where('list_id', '=', listId)
+      .where('principal', '=', caller.principal)
+      .executeTakeFirst()
+    return { caller, roles: new Map(row ? [[listId, row.role]] : []) }
+  }
+
+  /** The live list `listId` if the caller may `manage` it, else why not. */
+  async #managed(caller: Rights['caller'], listId: number, action: 'manage' | 'read' = 'manage') {
+    const list = await this.trx
+      .selectFrom('lists')
+      .selectAll()
+      .where('id', '=', listId)
+      .where('status', '=', 'live')
+      .executeTakeFirst()
+    const refused = (outcome: AccessOutcome) => ({ list: undefined, refused: outcome })
+    if (list === undefined) return refused({ result: 'list-not-found', listId })
+    const decision = decide(await this.#rightsIn(caller, listId), listId, action)
+    if (decision.verdict === 'hidden') return refused({ result: 'list-not-found', listId })
+    if (decision.verdict === 'forbidden') {
+      const { role, readOnly } = decision
+      return refused({ result: 'forbidden', listId, role, readOnly })
+    }
+    return { list, refused: undefined }
+  }
+
+  async #createList(write: Extract<AccessWrite, { kind: 'create-list' }>): Promise<AccessOutcome> {
+    const seq = this.seqs.next()
+    const by = write.caller.principal
+    const row = await this.trx
+      .insertInto('lists')
+      .values({
+        name: write.name,
+        status: 'live',
+        version: 1,
+        created_at: this.now,
+        updated_at: this.now,
+        created_by: by,
+        updated_by: by,
+        seq,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    await this.#setMember(Number(row.id), by, 'owner', seq, true)
+    return { result: 'written', seq, replayed: false, changed: true, list: toList(row) }
+  }
+
+  async #renameList(write: Extract<AccessWrite, { kind: 'rename-list' }>): Promise<AccessOutcome> {
+    const { list, refused } = await this.#managed(write.caller, write.id)
+    if (refused) return refused
+    if (!matches(write.ifMatch, Number(list.version))) {
+      return { result: 'precondition-failed', version: Number(list.version) }
+    }
+    if (list.name === write.name) {
+      return {
+        result: 'written',
+        seq: Number(list.seq),
+        replayed: false,
+        changed: false,
+        list: toList(list),
+      }
+    }
+    const seq = this.seqs.next()
+    const row = await this.trx
+      .updateTable('lists')
+      .set({
+        name: write.name,
+        version: Number(list.version) + 1,
+        updated_at: this.now,
+        updated_by: write.caller.principal,
+        seq,
+      })
+      .where('id', '=', write.id)
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    return { result: 'written', seq, replayed: false, changed: true, list: toList(row) }
+  }
+
+  /** Deletes the list: each of its tasks is a change of its own, then its members go, then it. */
+  async #deleteList(write: Extract<AccessWrite, { kind: 'delete-list' }>): Promise<AccessOutcome> {
+    const { list, refused } = await this.#managed(write.caller, write.id)
+    if (refused) return refused
+    if (!matches(write.ifMatch, Number(list.version))) {
+      return { result: 'precondition-failed', version: Number(list.version) }
+    }
+    const by = write.caller.principal
+    const tasks = await this.trx
+      .selectFrom('tasks')
+      .select(['id', 'seq', 'tag', 'status'])
+      .where('list_id', '=', write.id)
+      .where('status', '<>', 'deleted')
+      .orderBy('id')
+      .execute()
+    for (const task of tasks) {
+      await this.trx
+        .updateTable('tasks')
+        .set({
+          status: 'deleted',
+          name: '',
+          tag: null,
+          updated_at: this.now,
+          updated_by: by,
+          seq: this.seqs.next(),
+          prev_seq: Number(task.seq),
+          prev_tag: task.tag,
+          prev_status: task.status,
+          prev_list_id: write.id,
+        })
+        .where('id', '=', Number(task.id))
+        .execute()
+    }
+    const members = await this.trx
+      .deleteFrom('members')
+      .where('list_id', '=', write.id)
+      .returning('principal')
+      .execute()
+    const seq = this.seqs.next()
+    for (const { principal } of members) await this.#accessChanged(principal, write.id, seq)
+    await this.trx
+      .updateTable('lists')
+      .set({ status: 'deleted', updated_at: this.now, updated_by: by, seq })
+      .where('id', '=', write.id)
+      .execute()
+    return { result: 'written', seq, replayed: false, changed: true }
+  }
+
+  async #putMember(write: Extract<AccessWrite, { kind: 'put-member' }>): Promise<AccessOutcome> {
+    const { refused } = await this.#managed(write.caller, write.listId)
+    if (refused) return refused
+    const current = await this.#memberRole(write.listId, write.principal)
+    if (current === write.role) {
+      const member = { principal: write.principal, role: current, created: false }
+      return { result: 'written', seq: this.seqs.newest, replayed: false, changed: false, member }
+    }
+    if (current === 'owner' && (await this.#lastOwner(write.listId))) {
+      return { result: 'last-owner', listId: write.listId, principal: write.principal }
+    }
+    const seq = this.seqs.next()
+    await this.#setMember(write.listId, write.principal, write.role, seq, current === undefined)
+    const member = { principal: write.principal, role: write.role, created: current === undefined }
+    return { result: 'written', seq, replayed: false, changed: true, member }
+  }
+
+  async #removeMember(
+    write: Extract<AccessWrite, { kind: 'remove-member' }>,
+  ): Promise<AccessOutcome> {
+    // Anyone may leave a list they are in; removing another member is the owners' to do.
+    const self = write.principal === write.caller.principal
+    const { refused } = await this.#managed(write.caller, write.listId, self ? 'read' : 'manage')
+    if (refused) return refused
+    const current = await this.#memberRole(write.listId, write.principal)
+    if (current === undefined) {
+      return { result: 'member-not-found', listId: write.listId, principal: write.principal }
+    }
+    if (current === 'owner' && (await this.#lastOwner(write.listId))) {
+      return { result: 'last-owner', listId: write.listId, principal: write.principal }
+    }
+    const seq = this.seqs.next()
+    await this.trx
+      .deleteFrom('members')
+      .where('list_id', '=', write.listId)
+      .where('principal', '=', write.principal)
+      .execute()
+    await this.#accessChanged(write.principal, write.listId, seq)
+    return { result: 'written', seq, replayed: false, changed: true }
+  }
+
+  async #memberRole(listId: number, principal: string): Promise<Role | undefined> {
+    const row = await this.trx
+      .selectFrom('members')
+      .select('role')
+      .where('list_id', '=', listId)
+      .where('principal', '=', principal)
+      .executeTakeFirst()
+    return row?.role
+  }
+
+  /** Whether the list has one owner only. */
+  async #lastOwner(listId: number): Promise<boolean> {
+    const { owners } = await this.trx
+      .selectFrom('members')
+      .select((eb) => eb.fn.countAll<number>().as('owners'))
+      .where('list_id', '=', listId)
+      .where('role', '=', 'owner')
+      .executeTakeFirstOrThrow()
+    return Number(owners) <= 1
+  }
+
+  async #setMember(listId: number, principal: string, role: Role, seq: number, added: boolean) {
+    await this.trx
+      .insertInto('members')
+      .values({ list_id: listId, principal, role, seq })
+      .onConflict((conflict) =>
+        conflict.columns(['list_id', 'principal']).doUpdateSet({ role, seq }),
+      )
+      .execute()
+    if (added) await this.#accessChanged(principal, listId, seq)
+  }
+
+  /** `principal` gained or lost the right to read `listId` at `seq`: its feeds must know. */
+  async #accessChanged(principal: string, listId: number, seq: number) {
+    await this.trx
+      .insertInto('access_changes')
+      .values({ seq, principal, list_id: listId })
+      .execute()
+  }
+
+  async #createToken(
+    write: Extract<AccessWrite, { kind: 'create-token' }>,
+  ): Promise<AccessOutcome> {
+    const seq = this.seqs.next()
+    const { token, caller } = write
+    const row = await this.trx
+      .insertInto('tokens')
+      .values({
+        name: token.name,
+        principal: token.principal,
+        role: token.role,
+        lists: token.lists === undefined ? null : JSON.stringify(token.lists),
+        hash: token.hash,
+        created_at: this.now,
+        created_by: caller.principal,
+        expires_at: token.expiresAt ?? null,
+        revoked_at: null,
+        seq,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    const { hash: _hash, ...record } = token
+    const created: TokenRecord = {
+      ...record,
+      id: Number(row.id),
+      createdAt: this.now,
+      createdBy: caller.principal,
+      revoked: false,
+    }
+    return { result: 'written', seq, replayed: false, changed: true, token: created }
+  }
+
+  async #revokeToken(
+    write: Extract<AccessWrite, { kind: 'revoke-token' }>,
+  ): Promise<AccessOutcome> {
+    let query = this.trx
+      .selectFrom('tokens')
+      .select('id')
+      .where('id', '=', write.id)
+      .where('revoked_at', 'is', null)
+    if (write.caller.access !== 'admin')
+      query = query.where('principal', '=', write.caller.principal)
+    if ((await query.executeTakeFirst()) === undefined) {
+      return { result: 'token-not-found', id: write.id }
+    }
+    const seq = this.seqs.next()
+    await this.trx
+      .updateTable('tokens')
+      .set({ revoked_at: this.now, seq })
+      .where('id', '=', write.id)
+      .execute()
+    return { result: 'written', seq, replayed: false, changed: true }
+  }
+
+  async #saveKey(key: string, fingerprint: string, outcome: AccessOutcome, targetId: number) {
+    if (outcome.result !== 'written') return
+    const response = outcome.list
+      ? JSON.stringify(outcome.list)
+      : outcome.member
+        ? JSON.stringify(outcome.member)
+        : null
+    const values = {
+      fingerprint,
+      target_id: targetId,
+      created_at: this.now,
+      seq: outcome.seq,
+      response,
+    }
+    await this.trx
+      .insertInto('idempotency_keys')
+      .values({ key, ...values })
+      .onConflict((conflict) => conflict.column('key').doUpdateSet(values))
+      .execute()
+  }
+}
+
+/** The list a keyed write wrote (the stored key's target). */
+function targetOf(write: AccessWrite, outcome: AccessOutcome): number {
+  if (outcome.result === 'written' && outcome.list) return outcome.list.id
+  return 'listId' in write ? write.listId : 'id' in write ? write.id : 0
+}
+
+/** A stored key's response, answered again. */
+function replayed(
+  write: AccessWrite,
+  stored: { target_id: number; seq: number; response: string | null },
+): AccessOutcome {
+  const seq = Number(stored.seq)
+  const body = stored.response === null ? undefined : JSON.parse(stored.response)
+  const common = { result: 'written', seq, replayed: true, changed: true } as const
+  if (write.kind === 'put-member') return { ...common, member: body }
+  if (write.kind === 'create-list' || write.kind === 'rename-list') return { ...common, list: body }
+  return common
+}
