@@ -1,8 +1,8 @@
+import type { TasklaneServer } from '@tasklane/testing/server'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { hasChromium, openPage, seriousViolations } from './support/browser.js'
 import { type BrowserSession, startBrowserSession } from './support/browser-session.js'
-import type { PageServer } from './support/server.js'
 import {
   Api,
   focused,
@@ -17,7 +17,7 @@ import {
 let browser: Browser
 /** This file's Chromium and server, in its turn (support/browser-session.ts). */
 let session: BrowserSession | undefined
-let server: PageServer
+let server: TasklaneServer
 let api: Api
 
 /** Applies the tag filter from the form (the focus then goes to the list's heading). */

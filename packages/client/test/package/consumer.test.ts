@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { commandExists, systemHas } from '@tasklane/testing/requirements'
 import { runToEnd } from '@tasklane/testing/run'
+import { startServer } from '@tasklane/testing/server'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { startServer } from '../server.js'
 
 /** Runs a command in the consumer project; never throws, so that failures can be asserted. */
 const exec = (dir: string, file: string, args: string[], env: Record<string, string> = {}) =>
