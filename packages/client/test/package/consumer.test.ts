@@ -131,7 +131,7 @@ const VALIDATE_TS = `import { createClient, type NewTask } from '@tasklane/clien
 import { validateNewTask, validateResponses } from '@tasklane/client/validate'
 
 const input: NewTask = { name: 'Write docs' }
-export const issue: string | undefined = validateNewTask(input)?.message
+export const problem: string | undefined = validateNewTask(input)?.message
 export const client = createClient({ baseUrl: 'http://127.0.0.1:3000', validate: validateResponses })
 `
 
