@@ -1,5 +1,5 @@
 /**
- * The ablation (issue 22, `pnpm bench -- --ablation`): tasklane whole, tasklane with each
+ * The ablation (`pnpm bench -- --ablation`): tasklane whole, tasklane with each
  * per-request feature left out in turn (bench/src/ablation-server.ts, `buildApp`'s
  * `without`), and the built server with tracing on against the same without, all beside
  * the ceiling, in interleaved rounds at one concurrency: every feature's price as a number.

@@ -210,9 +210,7 @@ export function renderChart(results: BenchResults): string {
   y += Math.ceil(results.load.length / 3) * (PANEL.height + 10)
 
   y += 20
-  parts.push(
-    text(24, y, 'Goals (issue 12, then issues 6 and 13)', { 'font-size': 16, 'font-weight': 600 }),
-  )
+  parts.push(text(24, y, 'Goals', { 'font-size': 16, 'font-weight': 600 }))
   y += 8
   for (const goal of results.goals) {
     y += 20

@@ -16,10 +16,7 @@ function status(value: number | undefined, reached: (value: number) => boolean):
 const fixed = (value: number | undefined, digits = 2) =>
   value === undefined || !Number.isFinite(value) ? 'not measured' : value.toFixed(digits)
 
-/**
- * Issue 22's goal table (which raised issue 12's tail page and PostgreSQL's POST at 10
- * connections): [scenario, connections, SQLite's and PostgreSQL's least ratio].
- */
+/** The throughput goals: [scenario, connections, SQLite's and PostgreSQL's least ratio]. */
 const THROUGHPUT_GOALS: [ScenarioId, number, string, number, number][] = [
   ['full', 50, 'GET /tasks?limit=20, full page', 0.9, 0.9],
   ['tail', 50, 'tail page (newest 20)', 0.75, 0.5],
@@ -28,14 +25,17 @@ const THROUGHPUT_GOALS: [ScenarioId, number, string, number, number][] = [
   ['patch', 50, 'durable PATCH /tasks/{id}', 0.55, 0.45],
 ]
 
-/** Issue 22: durable POST as a share of the perfectly batched limit, at these concurrencies. */
+/** Durable POST as a share of the perfectly batched limit, at these concurrencies. */
 const BATCHED_GOAL = 0.75
 const BATCHED_CONNECTIONS = [10, 50]
 
 /** The most a p99 may be, as a multiple of the ceiling's, by backend. */
 const P99_MAX: Partial<Record<TargetId, number>> = { sqlite: 2, postgres: 3 }
 
-/** Issue 12's goals, then issue 6's and 13's others, each judged from the figures of this run. */
+/**
+ * Throughput and p99 against the ceiling, then list latency, streaming, the client's
+ * overhead and the feed's fan-out, each judged from the figures of this run.
+ */
 export function evaluateGoals(results: Omit<BenchResults, 'goals'>): Goal[] {
   const goals: Goal[] = []
   const point = (id: ScenarioId, connections: number) =>

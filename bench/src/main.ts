@@ -1,6 +1,6 @@
 /**
- * `pnpm bench`: tasklane against a bare-Fastify ceiling on 127.0.0.1, plus the other
- * figures of issues 6 and 13. Every server is a child process; all of them are killed on exit,
+ * `pnpm bench`: tasklane against a bare-Fastify ceiling on 127.0.0.1, plus list latency,
+ * streaming, inserts, the client's overhead and the feed's fan-out. Every server is a child process; all of them are killed on exit,
  * also on failure or Ctrl-C, and a watchdog bounds the whole run.
  *
  * Longer than the other files on purpose: `main()` is the run itself, each figure in the
@@ -278,7 +278,7 @@ function startAblationServer(name: string, without: readonly string[]): Promise<
 const ABLATION_CONNECTIONS = 50
 
 /**
- * Issue 22's ablation: the ceiling; tasklane whole and without each feature in turn (and
+ * The ablation: the ceiling; tasklane whole and without each feature in turn (and
  * without all of them), each on its own seeded SQLite file; the built server without
  * and with tracing (to a local sink). The full page, the tail page and durable POST.
  */
@@ -521,7 +521,7 @@ async function main(): Promise<void> {
   // 5. The change feed's fan-out: 1,000 subscribers on a fresh server.
   log('change feed fan-out, 1,000 subscribers')
   // Every subscriber comes from this one address: past the default 16 streams a client,
-  // the server would answer 429 (MAX_STREAMS_PER_CLIENT, issue 23's limit).
+  // the server would answer 429 (MAX_STREAMS_PER_CLIENT).
   const feed = await seededSqliteServer('feed', smallTasks, { MAX_STREAMS_PER_CLIENT: '1000' })
   // Each task is a thousand deliveries: enough tasks that one slow moment is not the p99.
   partial.fanOut = await fanOut(feed.url, feed.pid, { subscribers: 1_000, tasks: quick ? 50 : 200 })

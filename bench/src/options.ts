@@ -105,7 +105,7 @@ if (sweepScenarios.length === 0) {
   )
   process.exit(2)
 }
-/** Connections of the durable-insert figures (issue 6's bench measured at 10). */
+/** Connections of the durable-insert figures, with and without group commit. */
 export const INSERT_CONNECTIONS = 10
 // pnpm runs the script in bench/; a relative --server is meant from where pnpm was started.
 export const serverMain = args.server

@@ -124,7 +124,7 @@ export function batchedTable(results: BenchResults): string {
 }
 
 /**
- * The ablation (issue 22): each variant's median and spread, its ratio to the ceiling, and
+ * The ablation: each variant's median and spread, its ratio to the ceiling, and
  * against its baseline (tasklane whole; for tracing, the built server without it) the
  * difference in req/s and in µs a request, or "too noisy to judge".
  */
@@ -163,7 +163,7 @@ export function ablationTable(results: BenchResults): string {
   return `ablation at ${ablation.connections} connections, ${ablation.rounds} rounds × ${ablation.seconds} s (Δ, µs/request and CPU price: against tasklane whole; tracing against the built server; CPU: the server's own user + system time over the requests answered)\n${formatTable(rows)}`
 }
 
-/** The goals table (issue 12's, then issues 6 and 13's). */
+/** The goals table, in the order evaluateGoals gives them. */
 export function goalsTable(results: BenchResults): string {
   return formatTable([
     ['goal', 'target', 'measured', 'status'],

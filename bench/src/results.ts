@@ -25,7 +25,7 @@ export interface TargetFigures {
 /** The servers loaded side by side. */
 export type TargetId = 'ceiling' | 'sqlite' | 'postgres' | 'pgbouncer' | 'baseline'
 
-/** The scenarios of the sweep: the figures of issue 12's goal table. */
+/** The scenarios of the sweep. */
 export type ScenarioId =
   | 'full'
   | 'tail'
@@ -79,7 +79,7 @@ export interface LatencyPair {
   ratio: number
 }
 
-/** One server of the ablation under one scenario (issue 22). */
+/** One server of the ablation under one scenario. */
 export interface AblationRow {
   scenario: ScenarioId
   /** `ceiling`, `whole`, `without-<feature>`, `everything-off`, `built`, `tracing`. */
@@ -168,11 +168,11 @@ export interface BenchResults {
     sqliteHundredPerCommit: number
   }
   sdk?: { rawMs: number; clientMs: number; overhead: number; iterations: number }
-  /** Each per-request feature's price (issue 22, --ablation). */
+  /** Each per-request feature's price (--ablation). */
   ablation?: AblationResult
   /** How the processes were placed on cores (taskset), or why not. */
   pinning?: string
-  /** The change feed: 1,000 subscribers on one SQLite server (issue 13). */
+  /** The change feed: 1,000 subscribers on one SQLite server. */
   fanOut?: FanOutResult
   goals: Goal[]
 }

@@ -92,7 +92,7 @@ async function newestId(server: ServerProcess): Promise<number> {
 }
 
 /**
- * Issue 12's figures: a full page with more after it (cached), the tail page (the newest
+ * The sweep's scenarios: a full page with more after it (cached), the tail page (the newest
  * 20 tasks: a last page, read from the database on every request, its cursor taken anew
  * before each load since creates move it), and the durable create. The ceiling answers
  * its 20 constant tasks to any cursor; it gets one of the seeded size, `tasks − 20`.

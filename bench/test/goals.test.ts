@@ -3,7 +3,7 @@ import { evaluateGoals } from '../src/goals.js'
 import { fixture } from './fixture.js'
 
 describe('evaluateGoals', () => {
-  it('judges issue 12’s and 22’s goals at their concurrencies, then those of issues 6 and 13', () => {
+  it('judges the throughput and p99 goals at their concurrencies, then latency, streaming, the client and the feed', () => {
     const goals = evaluateGoals(fixture())
     expect(goals.map((goal) => [goal.goal, goal.value, goal.status])).toEqual([
       // full page at 50: 11,000 ÷ 12,000; p99 9 ÷ 8

@@ -1,11 +1,11 @@
 import { createClient } from '@tasklane/client'
 import { freePort } from '@tasklane/testing/launch'
+import { startServer, type TasklaneServer } from '@tasklane/testing/server'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { hasChromium, openPage } from './support/browser.js'
 import { type BrowserSession, startBrowserSession } from './support/browser-session.js'
 import { Recording } from './support/recording.js'
-import { type PageServer, startServer } from './support/server.js'
 import {
   Api,
   row,
@@ -19,7 +19,7 @@ import {
 let browser: Browser
 /** This file's Chromium and server, in its turn (support/browser-session.ts). */
 let session: BrowserSession | undefined
-let server: PageServer
+let server: TasklaneServer
 let api: Api
 
 /** Applies the tag filter from the form. */
@@ -236,7 +236,7 @@ describe.runIf(hasChromium)('the page, live', { timeout: 90_000 }, () => {
     it('says that it is not connected, retries, and catches up once the server is back', async () => {
       const port = await freePort()
       const first = await startServer({ port })
-      let second: PageServer | undefined
+      let second: TasklaneServer | undefined
       try {
         await new Api(first.url).create({ name: 'Before the restart' })
         const { page, errors } = await openPage(browser, first.url)

@@ -2,11 +2,11 @@
 // with its accessibility check, is a test of its own.
 import { readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
+import { startServer, type TasklaneServer } from '@tasklane/testing/server'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { hasChromium, openPage, seriousViolations } from './support/browser.js'
 import { type BrowserSession, startBrowserSession } from './support/browser-session.js'
-import { type PageServer, startServer } from './support/server.js'
 
 interface Task {
   id: number
@@ -17,7 +17,7 @@ interface Task {
 let browser: Browser
 /** This file's Chromium and server, in its turn (support/browser-session.ts). */
 let session: BrowserSession | undefined
-let server: PageServer
+let server: TasklaneServer
 
 /** Creates a task through the API, as another user of the server would. */
 async function createTask(task: { name: string; tag?: string; status?: 'done' }): Promise<Task> {
@@ -305,7 +305,7 @@ describe.runIf(hasChromium)('the web page at / in Chromium', { timeout: 60_000 }
   })
 
   describe('on a server with an API token', () => {
-    let guarded: PageServer
+    let guarded: TasklaneServer
 
     beforeAll(async () => {
       guarded = await startServer({ apiToken: 'open-sesame' })

@@ -1,8 +1,8 @@
+import type { TasklaneServer } from '@tasklane/testing/server'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { hasChromium, openPage, seriousViolations } from './support/browser.js'
 import { type BrowserSession, startBrowserSession } from './support/browser-session.js'
-import type { PageServer } from './support/server.js'
 import {
   Api,
   focused,
@@ -17,7 +17,7 @@ import {
 let browser: Browser
 /** This file's Chromium and server, in its turn (support/browser-session.ts). */
 let session: BrowserSession | undefined
-let server: PageServer
+let server: TasklaneServer
 let api: Api
 
 /** Applies the tag filter from the form (the focus then goes to the list's heading). */
@@ -176,7 +176,7 @@ describe.runIf(hasChromium)('each task’s controls, by keyboard alone', { timeo
     expect(errors).toEqual([])
   })
 
-  describe('around the list (issue 24)', () => {
+  describe('around the list', () => {
     it('keeps a 64-character tag and a 200-character name within a 400 px wide page', async () => {
       const tag = 'a-tag-without-spaces-that-goes-on-to-the-limit-of-64-characters-'.slice(0, 64)
       const name = 'A name that is as long as a name may be. '.repeat(5).slice(0, 200)

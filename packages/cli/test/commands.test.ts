@@ -1,9 +1,9 @@
 import { freePort } from '@tasklane/testing/launch'
+import { startServer, type TasklaneServer } from '@tasklane/testing/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { tasklaneInProcess } from './support/cli.js'
-import { type CliTestServer, startServer } from './support/server.js'
 
-let server: CliTestServer
+let server: TasklaneServer
 /** TASKLANE_URL of the server under test. */
 let env: NodeJS.ProcessEnv
 
@@ -138,9 +138,9 @@ describe('the server to use', () => {
 })
 
 describe('TASKLANE_TOKEN', () => {
-  let guarded: CliTestServer
+  let guarded: TasklaneServer
   beforeAll(async () => {
-    guarded = await startServer({ API_TOKEN: 'cli-secret-token' })
+    guarded = await startServer({ apiToken: 'cli-secret-token' })
   })
   afterAll(() => guarded?.close())
 

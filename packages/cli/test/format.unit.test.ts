@@ -74,9 +74,9 @@ describe('formatTable', () => {
 
 describe('a task from a server older than the task lifecycle', () => {
   it('has an empty status cell, in the table and in a watch line', () => {
-    const seed = { id: 3, name: 'Seed task' } as Task
-    expect(formatTable([seed])).toBe('ID  STATUS  NAME       TAG\n 3          Seed task\n')
-    expect(formatEvent({ type: 'created', seq: 3, task: seed })).toBe('created  3    Seed task\n')
+    const bare = { id: 3, name: 'Bare task' } as Task
+    expect(formatTable([bare])).toBe('ID  STATUS  NAME       TAG\n 3          Bare task\n')
+    expect(formatEvent({ type: 'created', seq: 3, task: bare })).toBe('created  3    Bare task\n')
   })
 })
 

@@ -1,13 +1,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { startServer, type TasklaneServer } from '@tasklane/testing/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTasklane, tasklane, waitFor } from './support/cli.js'
-import { type CliTestServer, startServer } from './support/server.js'
 
 // Slow: each case imports 4,000 lines twice through the built binary.
 
-let server: CliTestServer
+let server: TasklaneServer
 let env: NodeJS.ProcessEnv
 let dir: string
 

@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { startServer, type TasklaneServer } from '@tasklane/testing/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { pipeTasklane, tasklaneInProcess } from './support/cli.js'
-import { type CliTestServer, startServer } from './support/server.js'
 
-let server: CliTestServer
+let server: TasklaneServer
 let env: NodeJS.ProcessEnv
 let dir: string
 
@@ -146,7 +146,7 @@ describe('tasklane import', () => {
   })
 
   it('exits 1 when the server refuses every line alike (401), and imports all once given the token', async () => {
-    const guarded = await startServer({ API_TOKEN: 'import-token' })
+    const guarded = await startServer({ apiToken: 'import-token' })
     try {
       const path = file('guarded.ndjson', ['{"name":"a"}', '{"name":"b"}'])
       const result = await tasklaneInProcess(['import', path], { TASKLANE_URL: guarded.url })

@@ -1,9 +1,9 @@
 import { createClient, type Task, type TasklaneClient } from '@tasklane/client'
+import { startServer, type TasklaneServer } from '@tasklane/testing/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { pipeTasklane, tasklaneInProcess } from './support/cli.js'
-import { type CliTestServer, startServer } from './support/server.js'
 
-let server: CliTestServer
+let server: TasklaneServer
 /** Reads and sets up tasks beside the CLI under test. */
 let client: TasklaneClient
 let env: NodeJS.ProcessEnv

@@ -1,10 +1,10 @@
 import { createClient, type Task, type TasklaneClient } from '@tasklane/client'
+import { startServer, type TasklaneServer } from '@tasklane/testing/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { tasklane } from './support/cli.js'
 import { type FlakyProxy, startFlakyProxy } from './support/flaky-proxy.js'
-import { type CliTestServer, startServer } from './support/server.js'
 
-let server: CliTestServer
+let server: TasklaneServer
 let client: TasklaneClient
 let proxy: FlakyProxy
 /** The first answer to each PATCH and DELETE is lost: the server made the change, the CLI never hears. */

@@ -2,15 +2,15 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { commandExists, systemHas } from '@tasklane/testing/requirements'
+import { startServer, type TasklaneServer } from '@tasklane/testing/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CLI, tasklane } from './support/cli.js'
-import { type CliTestServer, startServer } from './support/server.js'
 import { openTerminal, shellQuote, type Terminal } from './support/tmux.js'
 
 const hasTmux = systemHas('tmux', commandExists('tmux'), 'apt-get install tmux')
 
 describe.runIf(hasTmux)('tasklane in a terminal (a tmux pseudo-terminal)', () => {
-  let server: CliTestServer
+  let server: TasklaneServer
   let terminal: Terminal
   let dir: string
   /** The shell command line that runs the built CLI against the test server. */

@@ -1,10 +1,10 @@
 import { createClient, type Task, type TasklaneClient } from '@tasklane/client'
+import { startServer, type TasklaneServer } from '@tasklane/testing/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Running, startTasklane, tasklane, waitFor } from './support/cli.js'
 import { type FlakyProxy, startFlakyProxy } from './support/flaky-proxy.js'
-import { type CliTestServer, startServer } from './support/server.js'
 
-let server: CliTestServer
+let server: TasklaneServer
 /** Another client, changing tasks while `tasklane watch` runs. */
 let client: TasklaneClient
 let env: NodeJS.ProcessEnv

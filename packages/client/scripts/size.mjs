@@ -10,8 +10,8 @@ import { build } from 'esbuild'
  * The budget for `import ... from '@tasklane/client'`, in bytes (min+gzip). 4096 until the
  * client learnt to tell network failures from usage errors by each runtime's messages and
  * codes, to check header values and to bound what it buffers (4070 B before, 4914 B after);
- * 5120 until the task lifecycle (issue 20: PATCH and DELETE with If-Match and generated
- * keys, 304, PreconditionFailedError, the feed's created/updated/deleted events) took it
+ * 5120 until the task lifecycle (PATCH and DELETE with If-Match and generated keys,
+ * 304, PreconditionFailedError, the feed's created/updated/deleted events) took it
  * from 4914 B to 5297 B. 5632 leaves room for what the CLI and the web page still need.
  */
 export const BUDGET = 5632

@@ -2,6 +2,7 @@
 // it must map (HTTP errors, cut connections, retries) is a test of its own.
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { startServer } from '@tasklane/testing/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Task, TaskEvent } from '../src/index.js'
 import {
@@ -15,7 +16,6 @@ import {
 } from '../src/index.js'
 import { validateResponses } from '../src/validate.js'
 import { cuttingProxy, lossyProxy } from './proxies.js'
-import { startServer } from './server.js'
 
 let server: Awaited<ReturnType<typeof startServer>>
 let client: ReturnType<typeof createClient>
@@ -338,7 +338,7 @@ describe('watch() against a real server', () => {
       while (seen.length < 1) await new Promise((resolve) => setTimeout(resolve, 10))
       // The stream ends with the server; the client retries until it is back.
       await own.stop()
-      again = await startServer({ restart: own.place })
+      again = await startServer(own.place)
       const second = await ownClient.createTask({ name: 'after the restart' })
       await done
       expect(tasks()).toEqual([first, second])

@@ -1,3 +1,4 @@
+import { startServer } from '@tasklane/testing/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   ApiError,
@@ -7,7 +8,6 @@ import {
   type Task,
 } from '../src/index.js'
 import { lossyProxy } from './proxies.js'
-import { startServer } from './server.js'
 
 let server: Awaited<ReturnType<typeof startServer>>
 let client: ReturnType<typeof createClient>

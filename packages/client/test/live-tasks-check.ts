@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto'
 import { isDeepStrictEqual } from 'node:util'
+import { startServer } from '@tasklane/testing/server'
 import fc from 'fast-check'
 import { afterAll, beforeAll, expect } from 'vitest'
 import { createClient, type Task, type TaskStatus } from '../src/index.js'
 import { LiveTasks, type LiveTasksOptions } from '../src/live.js'
 import { tcpProxy } from './proxies.js'
-import { startServer } from './server.js'
 
 // The live copy's promise, against real servers: during random concurrent changes by other
 // clients, with its connections cut at random points and a server restarted, no listener
@@ -281,7 +281,7 @@ export function sqliteServerSetup(): () => Setup {
     writeUrls: [server.url],
     async restart() {
       await server.stop()
-      server = await startServer({ restart: server.place })
+      server = await startServer(server.place)
     },
   })
 }

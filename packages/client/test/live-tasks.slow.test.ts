@@ -2,12 +2,12 @@
 // PostgreSQL schema.
 import { randomBytes } from 'node:crypto'
 import { systemHas } from '@tasklane/testing/requirements'
+import { startServer } from '@tasklane/testing/server'
 import fc from 'fast-check'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, it } from 'vitest'
 import { ensurePostgres, POSTGRES_URL } from '../../../apps/server/test/support/postgres.js'
 import { check, type Server, type Setup, scenario, sqliteServerSetup } from './live-tasks-check.js'
-import { startServer } from './server.js'
 
 describe('LiveTasks against a real server on SQLite, restarted', () => {
   const setup = sqliteServerSetup()
@@ -63,7 +63,7 @@ describe.runIf(hasPostgres)(
       async restart() {
         const [first, second] = servers as [Server, Server]
         await first.stop()
-        servers = [await startServer({ databaseUrl: url.toString(), restart: first.place }), second]
+        servers = [await startServer({ databaseUrl: url.toString(), ...first.place }), second]
       },
     })
 

@@ -2,6 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { launch, type ServerProcess } from '@tasklane/testing/launch'
+import { startServer, TEST_SERVER_ENV } from '@tasklane/testing/server'
 import { inject } from 'vitest'
 
 export { isAlive, killAll, type ServerProcess, within } from '@tasklane/testing/launch'
@@ -15,31 +16,22 @@ export function serverMain(): string {
   return join(inject('serverBuild'), 'main.js')
 }
 
-/** Every server process logs at info (its "Server listening" line is how it is found). */
-const BASE_ENV = {
-  PORT: '0',
-  HOST: '127.0.0.1',
-  LOG_LEVEL: 'info',
-  // The process tests load both cores on purpose; shedding is tested in overload.test.ts.
-  MAX_EVENT_LOOP_DELAY_MS: '0',
-}
-
 /**
  * `node main.js` with these settings (DATABASE_URL above all), on an ephemeral port; with
  * `descriptors`, under that open-file limit (prlimit), so that a flood reaches it quickly.
  */
-export function startServerProcess(
+export async function startServerProcess(
   env: NodeJS.ProcessEnv,
   { descriptors }: { descriptors?: number } = {},
 ): Promise<ServerProcess> {
-  const node = [process.execPath, serverMain()]
-  return launch({
+  const server = await startServer({
+    main: serverMain(),
+    env,
     ...(descriptors === undefined
-      ? { args: node.slice(1) }
-      : { command: 'prlimit', args: [`--nofile=${descriptors}:${descriptors}`, ...node] }),
-    cwd: SERVER_DIR,
-    env: { ...BASE_ENV, ...env },
+      ? {}
+      : { wrapper: ['prlimit', `--nofile=${descriptors}:${descriptors}`] }),
   })
+  return server.process
 }
 
 /** How many descriptors a process has open now (Linux). */
@@ -93,7 +85,7 @@ export function pnpmStart(pnpm: string, env: NodeJS.ProcessEnv): Promise<ServerP
     cwd: REPO_ROOT,
     detached: true,
     // The root script runs `pnpm` again: it must find this one.
-    env: { ...BASE_ENV, PATH: `${dirname(pnpm)}:${process.env.PATH}`, ...env },
+    env: { ...TEST_SERVER_ENV, PATH: `${dirname(pnpm)}:${process.env.PATH}`, ...env },
     timeoutMs: 60_000,
   })
 }

@@ -1,12 +1,12 @@
+import { startServer, type TasklaneServer } from '@tasklane/testing/server'
 import type { Browser } from 'playwright-core'
 import { launchChromium } from './browser.js'
 import { takeBrowserTurn } from './browser-turn.js'
-import { type PageServer, startServer } from './server.js'
 
 /** A test file's Chromium and server, started in its turn (browser-turn.ts). */
 export interface BrowserSession {
   readonly browser: Browser
-  readonly server: PageServer
+  readonly server: TasklaneServer
   /**
    * Closes both, then runs `whileHeld` (a check that no other file's browser may disturb),
    * then gives the turn back, whatever failed.

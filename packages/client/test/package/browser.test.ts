@@ -3,9 +3,9 @@ import { createServer, request, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { CHROMIUM_LAUNCH, checkChromium } from '@tasklane/testing/chromium'
+import { startServer } from '@tasklane/testing/server'
 import { type Browser, chromium, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { startServer } from '../server.js'
 
 // Without it: skipped with one loud line, or a failure under TASKLANE_REQUIRE_ALL=1.
 const hasChromium = checkChromium()

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { commandExists, systemHas } from '@tasklane/testing/requirements'
 import { runToEnd } from '@tasklane/testing/run'
+import { startServer } from '@tasklane/testing/server'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { startServer } from '../server.js'
 
 /** Runs a command in the consumer project; never throws, so that failures can be asserted. */
 const exec = (dir: string, file: string, args: string[], env: Record<string, string> = {}) =>
@@ -131,7 +131,7 @@ const VALIDATE_TS = `import { createClient, type NewTask } from '@tasklane/clien
 import { validateNewTask, validateResponses } from '@tasklane/client/validate'
 
 const input: NewTask = { name: 'Write docs' }
-export const issue: string | undefined = validateNewTask(input)?.message
+export const problem: string | undefined = validateNewTask(input)?.message
 export const client = createClient({ baseUrl: 'http://127.0.0.1:3000', validate: validateResponses })
 `
 
