@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { pipeTasklane, tasklaneInProcess } from './support/cli.js'
+import { startFlakyProxy } from './support/flaky-proxy.js'
 import { type CliTestServer, startServer } from './support/server.js'
 
 let server: CliTestServer
@@ -96,6 +97,30 @@ describe('tasklane import', () => {
       'same',
       'same',
     ])
+  })
+
+  it('counts a line as created when the answer to its create was lost and the retry was replayed', async () => {
+    // The server commits each create, but the first answer for each line never arrives: the
+    // client retries with the same Idempotency-Key and the server replays this run's task.
+    const answered = new Set<unknown>()
+    const proxy = await startFlakyProxy(server.url, ({ method, headers }) => {
+      if (method !== 'POST') return false
+      const first = !answered.has(headers['idempotency-key'])
+      answered.add(headers['idempotency-key'])
+      return first
+    })
+    try {
+      const path = file('lost.ndjson', ['{"name":"lost one","tag":"lost"}', '{"name":"lost two"}'])
+      const lossy = await tasklaneInProcess(['import', path, '--json'], { TASKLANE_URL: proxy.url })
+      expect(lossy).toMatchObject({ status: 0, stderr: '' })
+      expect(JSON.parse(lossy.stdout)).toEqual({ lines: 2, created: 2, replayed: 0, failed: 0 })
+      expect(proxy.requests.filter(({ method }) => method === 'POST')).toHaveLength(4)
+      // Run again, every line is one an earlier run created.
+      const again = await tasklaneInProcess(['import', path, '--json'], env)
+      expect(JSON.parse(again.stdout)).toEqual({ lines: 2, created: 0, replayed: 2, failed: 0 })
+    } finally {
+      await proxy.close()
+    }
   })
 
   it('reads standard input with -: tasklane export | tasklane import - copies the tasks, and again copies nothing twice', async () => {

@@ -52,14 +52,23 @@ export const importCommand = defineCommand({
   async run({ file, concurrency = CONCURRENCY, json }, context) {
     const input = await openInput(file, context.stdin)
     const summary: ImportSummary = { lines: 0, created: 0, replayed: 0, failed: 0 }
-    // Its own client: one that counts the creates the server replays, and retries longer.
+    // The lines whose create is in flight, by Idempotency-Key: what the server said to each
+    // attempt. A replay answering the first attempt is a task an earlier run created; one
+    // answering a retry is this run's own, whose first answer was lost on the way.
+    const attempts = new Map<string, { sent: number; replayedFirst: boolean }>()
+    // Its own client: one that watches the attempts, and retries longer.
     const baseFetch = context.clientOptions.fetch ?? createHttpFetch(concurrency)
     const client = createClient({
       ...context.clientOptions,
       retry: RETRY,
       fetch: async (url, init) => {
+        const key = (init?.headers as Record<string, string> | undefined)?.['idempotency-key']
+        const line = key === undefined ? undefined : attempts.get(key)
+        const first = line !== undefined && ++line.sent === 1
         const response = await baseFetch(url, init)
-        if (response.headers.get('idempotent-replayed') === 'true') summary.replayed++
+        if (first && response.headers.get('idempotent-replayed') === 'true') {
+          line.replayedFirst = true
+        }
         return response
       },
     })
@@ -81,13 +90,17 @@ export const importCommand = defineCommand({
         progress.note(`line ${number}: ${line.error}\n`)
         return
       }
+      const idempotencyKey = importKey(number, text)
+      const sent = { sent: 0, replayedFirst: false }
+      attempts.set(idempotencyKey, sent)
       try {
         // As NewTask: the server, not the CLI, checks it and says what is wrong.
         await client.createTask(line.body as unknown as NewTask, {
-          idempotencyKey: importKey(number, text),
+          idempotencyKey,
           signal: stop.signal,
         })
-        summary.created++
+        if (sent.replayedFirst) summary.replayed++
+        else summary.created++
         progress.tick()
       } catch (error) {
         if (isApiError(error) && LINE_ERRORS.has(error.status)) {
@@ -98,6 +111,8 @@ export const importCommand = defineCommand({
           fatal = error
           stop.abort()
         }
+      } finally {
+        attempts.delete(idempotencyKey)
       }
     }
 
@@ -119,8 +134,6 @@ export const importCommand = defineCommand({
       await limiter.drain()
       progress.done()
     }
-    // Every create the server replayed was counted as created too.
-    summary.created -= summary.replayed
     context.stdout.write(formatSummary(summary, json === true))
     if (fatal !== undefined) throw fatal
     if (context.signal.aborted) {
