@@ -69,7 +69,7 @@ describe('tasklane import', () => {
     expect(result.stdout).toBe('Read 9 lines: 3 tasks created, 0 already imported, 4 refused.\n')
     const reported = result.stderr.trimEnd().split('\n').sort()
     expect(reported).toEqual([
-      'line 3: is not valid JSON',
+      "line 3: Unexpected token 'o' at column 2",
       expect.stringMatching(/^line 4: .*"name"/),
       'line 5: is not a JSON object',
       expect.stringMatching(/^line 8: .*"done"/),

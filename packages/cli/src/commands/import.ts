@@ -87,7 +87,8 @@ export const importCommand = defineCommand({
       const line = parseImportLine(text)
       if ('error' in line) {
         summary.failed++
-        progress.note(`line ${number}: ${line.error}\n`)
+        // The parser's reason may quote the character at fault: a control, say.
+        progress.note(`line ${number}: ${escapeControls(line.error)}\n`)
         return
       }
       const idempotencyKey = importKey(number, text)

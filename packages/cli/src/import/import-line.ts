@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { describeJsonError } from './json-error.js'
 
 /** One line of an import file: the body to send, or why there is none. */
 export type ImportLine = { readonly body: Record<string, unknown> } | { readonly error: string }
@@ -16,8 +17,8 @@ export function parseImportLine(text: string): ImportLine {
   let value: unknown
   try {
     value = JSON.parse(text)
-  } catch {
-    return { error: 'is not valid JSON' }
+  } catch (error) {
+    return { error: describeJsonError(text, error) }
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { error: 'is not a JSON object' }

@@ -1,5 +1,5 @@
 import { open } from 'node:fs/promises'
-import { UsageError } from '../usage-error.js'
+import { FileError, fileErrorOf } from '../file-error.js'
 
 /** Where an import reads its lines from. */
 export interface ImportInput {
@@ -11,19 +11,18 @@ export interface ImportInput {
 }
 
 /**
- * The file at `path`, or standard input for `-`; a UsageError (exit status 2) when the
+ * The file at `path`, or standard input for `-`; a FileError (exit status 2) when the
  * file cannot be read.
  */
 export async function openInput(path: string, stdin: NodeJS.ReadableStream): Promise<ImportInput> {
   if (path === '-') return { stream: stdin, size: undefined, close: () => destroy(stdin) }
-  const cannotRead = (why: string) => new UsageError(`Cannot read ${path}: ${why}.`, 'import')
   const handle = await open(path).catch((error: NodeJS.ErrnoException) => {
-    throw cannotRead(error.code ?? error.message)
+    throw fileErrorOf('import', path, error)
   })
   const stats = await handle.stat()
   if (!stats.isFile()) {
     await handle.close()
-    throw cannotRead('not a file')
+    throw new FileError('import', 'not a file', path)
   }
   // The stream closes the handle once it ends or is destroyed.
   const stream = handle.createReadStream()
