@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { pipeTasklane, tasklaneInProcess } from './support/cli.js'
+import { pipeTasklane, tasklaneInProcess, tasklaneMeasured } from './support/cli.js'
 import { startFlakyProxy } from './support/flaky-proxy.js'
 import { type CliTestServer, startServer } from './support/server.js'
 
@@ -97,6 +97,34 @@ describe('tasklane import', () => {
       'same',
       'same',
     ])
+  })
+
+  it('refuses a line longer than the server takes on its own, in bounded memory, and goes on', async () => {
+    const short = file('short.ndjson', [
+      '{"name":"short one","tag":"long"}',
+      '{"name":"short two"}',
+    ])
+    const path = file('long.ndjson', ['{"name":"before the long line","tag":"long"}'])
+    // 16 MiB on one line, written in pieces: a valid task padded with a field of its own.
+    const size = 16 * 1024 * 1024
+    appendFileSync(path, '{"name":"x","padding":"')
+    const piece = 'p'.repeat(1024 * 1024)
+    for (let written = 0; written < size; written += piece.length) appendFileSync(path, piece)
+    appendFileSync(path, '"}\n{"name":"after the long line","tag":"long"}\n')
+
+    const baseline = await tasklaneMeasured(['import', short, '--json'], env)
+    expect(baseline.status).toBe(0)
+    const result = await tasklaneMeasured(['import', path, '--json'], env)
+    expect(result.status).toBe(1)
+    expect(result.stderr).toBe(
+      'line 2: is 16,777,241 bytes long; the server takes at most 65,536 bytes for a task.\n',
+    )
+    expect(JSON.parse(result.stdout)).toEqual({ lines: 3, created: 2, replayed: 0, failed: 1 })
+    expect((await exported('long')).map(({ name }) => name)).toEqual(
+      expect.arrayContaining(['before the long line', 'after the long line']),
+    )
+    // Held whole, the line alone would take 16 MiB more than a run over two short lines.
+    expect(result.maxRss - baseline.maxRss).toBeLessThan(size / 4)
   })
 
   it('counts a line as created when the answer to its create was lost and the retry was replayed', async () => {

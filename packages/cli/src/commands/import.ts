@@ -1,13 +1,13 @@
 import { setMaxListeners } from 'node:events'
-import { createInterface } from 'node:readline'
 import { createClient, isApiError, type NewTask } from '@tasklane/client'
 import { defineCommand } from '../command-line/define-command.js'
 import { interruptedStatus } from '../context.js'
 import { escapeControls } from '../format/terminal-text.js'
 import { createHttpFetch } from '../import/http-fetch.js'
-import { importKey, parseImportLine } from '../import/import-line.js'
+import { importKey, parseImportLine, tooLong } from '../import/import-line.js'
 import { createLimiter } from '../import/limiter.js'
 import { openInput } from '../import/open-input.js'
+import { readLines } from '../import/read-lines.js'
 import { formatSummary, type ImportSummary } from '../import/summary.js'
 import { startProgress } from '../progress.js'
 
@@ -15,6 +15,11 @@ import { startProgress } from '../progress.js'
 const CONCURRENCY = 48
 /** Statuses that mean the line itself is wrong; any other failure stops the import. */
 const LINE_ERRORS = new Set([400, 413, 422])
+/**
+ * The longest line sent: the server refuses a body over 64 KiB (413), and a task, even with
+ * its every character escaped, is a few KiB. A longer line is refused without being held.
+ */
+const MAX_LINE_BYTES = 64 * 1024
 /** Retries of one line after 429/503 (honouring Retry-After), a dropped connection or a 5xx. */
 const RETRY = { maxRetries: 8, maxDelayMs: 4_000 }
 
@@ -117,23 +122,29 @@ export const importCommand = defineCommand({
       }
     }
 
-    const reader = createInterface({ input: input.stream, crlfDelay: Number.POSITIVE_INFINITY })
+    const lines = readLines(input.chunks, MAX_LINE_BYTES)
     try {
-      for await (const raw of reader) {
-        summary.lines++
-        bytes += Buffer.byteLength(raw) + 1
+      for await (const { number, text: raw, length, bytes: read } of lines) {
+        summary.lines = number
+        bytes += read
+        if (raw === undefined) {
+          summary.failed++
+          progress.note(`line ${number}: ${tooLong(length, MAX_LINE_BYTES)}\n`)
+          continue
+        }
         // A byte order mark before the first line is not part of it.
-        const text = summary.lines === 1 ? raw.replace(/^\uFEFF/, '') : raw
+        const text = number === 1 ? raw.replace(/^\uFEFF/, '') : raw
         if (text.trim() === '') continue
-        const number = summary.lines
         await limiter.start(() => send(number, text))
         if (fatal !== undefined || context.signal.aborted) break
       }
     } finally {
-      reader.close()
       input.close()
-      await limiter.drain()
-      progress.done()
+      try {
+        await limiter.drain()
+      } finally {
+        progress.done()
+      }
     }
     context.stdout.write(formatSummary(summary, json === true))
     if (fatal !== undefined) throw fatal
