@@ -95,15 +95,14 @@ describe('errors and exit statuses', () => {
     )
   })
 
-  it("exits 1 with the server's message on stderr for a 400, and creates nothing", async () => {
+  it('exits 2 for a name or tag the server would refuse, and creates nothing', async () => {
     const before = await server.count()
     const result = await tasklaneInProcess(['add', '   '], env)
-    expect(result.status).toBe(1)
-    expect(result.stderr).toContain('"name"')
-    expect(result.stderr).toContain('(HTTP 400 from POST')
+    expect(result.status).toBe(2)
+    expect(result.stderr).toContain('The name must have at least one visible character')
     const tooLong = await tasklaneInProcess(['add', 'x', '--tag', 't'.repeat(65)], env)
-    expect(tooLong.status).toBe(1)
-    expect(tooLong.stderr).toContain('"tag"')
+    expect(tooLong.status).toBe(2)
+    expect(tooLong.stderr).toContain('The tag is 65 characters long')
     expect(await server.count()).toBe(before)
   })
 

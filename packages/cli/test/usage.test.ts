@@ -78,6 +78,34 @@ describe('usage errors', () => {
       ['import', '/nonexistent/tasks.ndjson', '--concurrency', '0'],
       "tasklane: --concurrency must be a whole number from 1 to 256, got '0'. See 'tasklane import --help'.\n",
     ],
+    [
+      ['add', ''],
+      "tasklane: The name must have at least one visible character, got ''. See 'tasklane add --help'.\n",
+    ],
+    [
+      ['add', ' \t '],
+      "tasklane: The name must have at least one visible character, got ' \\t '. See 'tasklane add --help'.\n",
+    ],
+    [
+      ['add', 'x'.repeat(201)],
+      "tasklane: The name is 201 characters long, over the 200 it may have. See 'tasklane add --help'.\n",
+    ],
+    [
+      ['add', 'Fine', '--tag', ' '],
+      "tasklane: The tag must have at least one visible character, got ' '. See 'tasklane add --help'.\n",
+    ],
+    [
+      ['add', 'Fine', '--tag', 't'.repeat(65)],
+      "tasklane: The tag is 65 characters long, over the 64 it may have. See 'tasklane add --help'.\n",
+    ],
+    [
+      ['edit', '3', '--name', ''],
+      "tasklane: The name must have at least one visible character, got ''. See 'tasklane edit --help'.\n",
+    ],
+    [
+      ['edit', '3', '--tag', 't'.repeat(65)],
+      "tasklane: The tag is 65 characters long, over the 64 it may have. See 'tasklane edit --help'.\n",
+    ],
     [['done'], "tasklane: Missing <id>. See 'tasklane done --help'.\n"],
     [
       ['rm', '3', 'x'],
