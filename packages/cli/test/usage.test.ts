@@ -106,6 +106,10 @@ describe('usage errors', () => {
       ['edit', '3', '--tag', 't'.repeat(65)],
       "tasklane: The tag is 65 characters long, over the 64 it may have. See 'tasklane edit --help'.\n",
     ],
+    [
+      ['list', '--all', '--limit', '5'],
+      "tasklane: '--all' and '--limit' cannot be given together. See 'tasklane list --help'.\n",
+    ],
     [['done'], "tasklane: Missing <id>. See 'tasklane done --help'.\n"],
     [
       ['rm', '3', 'x'],
@@ -236,7 +240,7 @@ describe('help and version', () => {
     ['add', 'Usage: tasklane add <name> [--tag T] [--json] [--url URL]'],
     [
       'list',
-      'Usage: tasklane list [--limit N] [--tag T] [--status S] [--after ID] [--before ID] [--desc] [--json] [--url URL]',
+      'Usage: tasklane list [--limit N] [--all] [--tag T] [--status S] [--after ID] [--before ID] [--desc] [--json] [--url URL]',
     ],
     ['get', 'Usage: tasklane get <id> [--json] [--url URL]'],
     ['done', 'Usage: tasklane done <id>… [--if-match VERSION] [--json] [--url URL]'],

@@ -15,7 +15,7 @@ export const addCommand = defineCommand({
   args: [{ name: 'name', type: 'string' }],
   extraArgumentHint: '(quote a name that has spaces)',
   flags: {
-    tag: { type: 'string', value: 'T', help: 'Give the task this tag.' },
+    tag: { type: 'string', value: 'T', short: ['t'], help: 'Give the task this tag.' },
     json,
   },
   async run({ name, tag, json }, context) {

@@ -17,7 +17,13 @@ export const editCommand = defineCommand({
   args: [{ name: 'id', type: 'integer' }],
   flags: {
     name: { type: 'string', value: 'N', help: 'Rename it to N.' },
-    tag: { type: 'string', value: 'T', help: 'Tag it T.', negation: 'Remove its tag.' },
+    tag: {
+      type: 'string',
+      value: 'T',
+      short: ['t'],
+      help: 'Tag it T.',
+      negation: 'Remove its tag.',
+    },
     'if-match': ifMatch,
     json,
   },
