@@ -130,6 +130,13 @@ describe.runIf(hasChromium)('the web page at / in Chromium', { timeout: 60_000 }
       focused: true,
     })
     expect(await name.inputValue()).toBe(tooLong)
+    // The message under the name pushes neither the tag's field nor the button down.
+    const tops = await Promise.all(
+      [name, tag, page.getByRole('button', { name: 'Add task' })].map(
+        async (control) => (await control.boundingBox())?.y,
+      ),
+    )
+    expect(new Set(tops).size).toBe(1)
     expect(await seriousViolations(page)).toEqual([])
     // Typing in the field again takes the message away: it was about what was there.
     await name.fill('   ')
