@@ -172,7 +172,7 @@ describe.runIf(hasChromium)('each task’s controls, by keyboard alone', { timeo
     expect(errors).toEqual([])
   })
 
-  describe('around the list (issue 24)', () => {
+  describe('around the list', () => {
     it('keeps a 64-character tag and a 200-character name within a 400 px wide page', async () => {
       const tag = 'a-tag-without-spaces-that-goes-on-to-the-limit-of-64-characters-'.slice(0, 64)
       const name = 'A name that is as long as a name may be. '.repeat(5).slice(0, 200)

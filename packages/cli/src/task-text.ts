@@ -1,6 +1,6 @@
 // A task's name and tag as the contract allows them (packages/contract/src/task.ts), checked
 // before any request so that `tasklane add ""` is a usage error (exit status 2) rather than
-// a round trip to a 400. The CLI depends on the client alone, not on the contract and its
+// a request answered by a 400. The CLI depends on the client alone, not on the contract and its
 // TypeBox, so the rule is written again here; test/task-text.unit.test.ts holds it to the
 // contract's own pattern and lengths.
 
