@@ -13,6 +13,9 @@ export const ui = {
   createForm: byId('create-form', HTMLFormElement),
   createName: byId('create-name', HTMLInputElement),
   createTag: byId('create-tag', HTMLInputElement),
+  createNameError: byId('create-name-error', HTMLParagraphElement),
+  createTagError: byId('create-tag-error', HTMLParagraphElement),
+  /** The create form's message that is no field's: the server unreachable, say. */
   createError: byId('create-error', HTMLParagraphElement),
   tasksHeading: byId('tasks-heading', HTMLHeadingElement),
   filterForm: byId('filter-form', HTMLFormElement),
@@ -27,6 +30,9 @@ export const ui = {
   newest: byId('page-newest', HTMLButtonElement),
   previous: byId('page-previous', HTMLButtonElement),
   next: byId('page-next', HTMLButtonElement),
-  pageNumber: byId('page-number', HTMLSpanElement),
+  pageRange: byId('page-range', HTMLSpanElement),
+  undo: byId('undo', HTMLDivElement),
+  undoText: byId('undo-text', HTMLParagraphElement),
+  undoButton: byId('undo-button', HTMLButtonElement),
   announcer: byId('announcer', HTMLParagraphElement),
 }

@@ -1,13 +1,29 @@
-import { createClient, type NewTask, type Task, type TasklaneClient } from '@tasklane/client'
+import {
+  createClient,
+  isApiError,
+  type NewTask,
+  type Task,
+  type TasklaneClient,
+  type TaskPatch,
+} from '@tasklane/client'
 import { ui } from './dom.js'
+import { FieldError } from './field-error.js'
 import { LiveWindows, type Query } from './live-window.js'
-import { connectionProblem, messageOf, needsToken } from './messages.js'
+import {
+  connectionProblem,
+  messageOf,
+  needsToken,
+  type Refusal,
+  refusalOf,
+  type TextField,
+} from './messages.js'
 import { type Intent, OwnWrites } from './own-writes.js'
 import { pageOf, windowLimit } from './page-window.js'
 import { beforeOf, newestPage, nextPage, type Pager, pageNumber, previousPage } from './paging.js'
 import { type Outcome, send } from './task-actions.js'
-import { describeList, TaskList } from './task-list.js'
+import { describeList, describeRange, TaskList } from './task-list.js'
 import { savedToken, saveToken } from './token.js'
+import { UndoNotice } from './undo-notice.js'
 
 /** Same origin: the page is served by the server whose API it calls. */
 const clientWith = (token: string | undefined): TasklaneClient =>
@@ -29,7 +45,13 @@ const own = new OwnWrites()
 /** What happened to a row's last change, shown in the row until its next one. */
 const notices = new Map<number, string>()
 const windows = new LiveWindows(() => render())
-const list = new TaskList(ui.list, { toggle, rename, remove }, ui.tasksHeading)
+const list = new TaskList(ui.list, { toggle, edit, remove, filterByTag }, ui.tasksHeading)
+const undo = new UndoNotice(ui.undo, ui.undoText, ui.undoButton, restore, ui.tasksHeading, announce)
+/** The create form's fields, each with its message beside it. */
+const createFields: Record<TextField, FieldError> = {
+  name: new FieldError(ui.createName, ui.createNameError),
+  tag: new FieldError(ui.createTag, ui.createTagError),
+}
 
 /** Says `text` through the polite live region (new tasks, pages, outcomes of changes). */
 function announce(text: string): void {
@@ -47,12 +69,12 @@ function render(): void {
   const first = pageNumber(pager) === 1
   ui.newest.disabled = ui.previous.disabled = first || windows.loading
   ui.next.disabled = true
-  ui.pageNumber.textContent = `Page ${pageNumber(pager)}`
   if (window === undefined) return
   const { live, query: windowQuery, limit } = window
   const { tag, status } = windowQuery
   if (live.closed) {
     shown = []
+    ui.pageRange.textContent = ''
     list.render([])
     if (windows.loading) ui.listState.textContent = 'Loading tasks…'
     else if (!needsToken(live.error))
@@ -79,6 +101,11 @@ function render(): void {
   )
   announceNew(live.tasks)
   ui.next.disabled = !page.hasNext || windows.loading
+  ui.pageRange.textContent = describeRange({
+    offset: page.offset,
+    shown: shown.length,
+    hasNext: page.hasNext,
+  })
   ui.listState.textContent = windows.loading
     ? 'Loading tasks…'
     : describeList({ shown: shown.length, tag, status, unseen: page.unseen, first })
@@ -116,7 +143,7 @@ function askForToken(error: unknown): void {
  * waits). Paging and filtering move the focus to the list's heading, so that it is read next.
  */
 function go(to: Pager, { focus = true, filtered = false } = {}): void {
-  ui.createError.textContent = ''
+  clearCreateMessages()
   ui.listNotice.textContent = ''
   notices.clear()
   const window = windows.current
@@ -129,7 +156,8 @@ function go(to: Pager, { focus = true, filtered = false } = {}): void {
     // A failed listing leaves the focus where it is (in the token's field, when one is asked for).
     if (!focus || windows.current?.live.closed) return
     ui.tasksHeading.focus()
-    announce(`Page ${pageNumber(pager)}: ${ui.listState.textContent}`)
+    const range = ui.pageRange.textContent
+    announce(range === '' ? `${ui.listState.textContent}` : `${range}. ${ui.listState.textContent}`)
   }
   const limit = windowLimit(window?.live.tasks ?? [], beforeOf(to))
   if (!filtered && window !== undefined && !window.live.closed && window.limit >= limit) {
@@ -140,13 +168,16 @@ function go(to: Pager, { focus = true, filtered = false } = {}): void {
   render()
 }
 
-/** Shows how a change the page sent ended, on its row or, for a task gone, above the list. */
-function settle(task: Task, outcome: Outcome, saved: string): void {
+/**
+ * Shows how a change the page sent ended, on its row or, for a task gone, above the list;
+ * `saved` is said when it succeeded.
+ */
+function settle(task: Task, outcome: Outcome, saved: () => void): void {
   own.end(task.id)
   if (outcome.kind === 'saved') {
     if (outcome.task === undefined) own.gone(task.id)
     else own.answered(outcome.task)
-    announce(saved)
+    saved()
   } else if (outcome.kind === 'conflict') {
     if (outcome.current !== undefined) own.answered(outcome.current)
     const notice = `Not saved: someone else changed this task first, and it now shows their version. ${outcome.message}`
@@ -172,18 +203,35 @@ function toggle(task: Task, done: boolean): void {
     const status = done ? 'done' : 'open'
     own.begin(task.id, { ...task, status })
     void send(client, task, { status }).then((outcome) =>
-      settle(task, outcome, `Marked “${task.name}” ${done ? 'done' : 'open again'}.`),
+      settle(task, outcome, () =>
+        announce(`Marked “${task.name}” ${done ? 'done' : 'open again'}.`),
+      ),
     )
   }
   render()
 }
 
-/** Saves a new name; a refusal or no answer stays in the editor, with the name typed. */
-async function rename(task: Task, name: string): Promise<string | undefined> {
+/** What an edit did, in words: `Renamed task #7 to “Ship it”. Removed its tag.` */
+function describeEdit(task: Task, patch: TaskPatch): string {
+  const said = []
+  if (patch.name !== undefined) said.push(`Renamed task #${task.id} to “${patch.name}”.`)
+  if (patch.tag === null) said.push(`Removed the tag of task #${task.id}.`)
+  else if (patch.tag !== undefined) said.push(`Tagged task #${task.id} “${patch.tag}”.`)
+  return said.join(' ')
+}
+
+/**
+ * Saves a new name or tag (an emptied tag is removed); a refusal or no answer stays in the
+ * editor, with what was typed, the refusal in words beside its field.
+ */
+async function edit(task: Task, patch: TaskPatch): Promise<Refusal | undefined> {
   notices.delete(task.id)
-  const outcome = await send(client, task, { name })
-  if (outcome.kind === 'failed') return outcome.message
-  settle(task, outcome, `Renamed task #${task.id} to “${name}”.`)
+  const outcome = await send(client, task, patch)
+  if (outcome.kind === 'failed') {
+    if (outcome.status !== 400) return { field: undefined, text: outcome.message }
+    return refusalOf(outcome.message, { name: patch.name, tag: patch.tag ?? undefined })
+  }
+  settle(task, outcome, () => announce(describeEdit(task, patch)))
   return undefined
 }
 
@@ -192,30 +240,73 @@ function remove(task: Task): void {
   notices.delete(task.id)
   own.begin(task.id, 'deleting')
   void send(client, task, 'delete').then((outcome) =>
-    settle(task, outcome, `Deleted task #${task.id}: ${task.name}`),
+    settle(task, outcome, () => undo.deleted(task)),
   )
   render()
 }
 
+/**
+ * Undo of a delete: the task again, as a new one (the API has no undelete: a deleted id is
+ * never used again), with its name, tag and status.
+ */
+async function restore(task: Task): Promise<string> {
+  const again: NewTask = {
+    name: task.name,
+    ...(task.tag === undefined ? {} : { tag: task.tag }),
+    ...(task.status === 'done' ? { status: 'done' as const } : {}),
+  }
+  try {
+    const made = await client.createTask(again)
+    created.add(made.id)
+    return `Restored “${made.name}” as task #${made.id}.`
+  } catch (error) {
+    if (needsToken(error)) askForToken(error)
+    throw new Error(`Could not bring “${task.name}” back: ${messageOf(error)}`)
+  }
+}
+
+/** A row's tag: the list shows that tag's tasks, as the filter would. */
+function filterByTag(tag: string): void {
+  ui.filterTag.value = tag
+  filterFromForm({ focus: true })
+}
+
+/** Clears what the create form said of the last task sent. */
+function clearCreateMessages(): void {
+  ui.createError.textContent = ''
+  for (const field of Object.values(createFields)) field.clear()
+}
+
 ui.createForm.addEventListener('submit', async (event) => {
   event.preventDefault()
-  ui.createError.textContent = ''
+  clearCreateMessages()
   const name = ui.createName.value
   const newTag = ui.createTag.value
   const task: NewTask = newTag === '' ? { name } : { name, tag: newTag }
   try {
     const made = await client.createTask(task)
     created.add(made.id)
+    // Ready for the next task: a tag left in its field would go with it unseen.
     ui.createName.value = ''
+    ui.createTag.value = ''
     announce(`Created task #${made.id}: ${made.name}`)
   } catch (error) {
     if (needsToken(error)) {
       askForToken(error)
       return
     }
-    // The server's own message (role="alert"), which names the field it refuses; both
-    // fields point at it (aria-describedby).
-    ui.createError.textContent = messageOf(error)
+    // A refusal of what was typed is said in words beside its field (role="alert", and
+    // the field's description); the server's own words when they are not known.
+    const refusal =
+      isApiError(error) && error.status === 400
+        ? refusalOf(error.message, { name, tag: newTag })
+        : { field: undefined, text: messageOf(error) }
+    if (refusal.field === undefined) ui.createError.textContent = refusal.text
+    else {
+      createFields[refusal.field].show(refusal.text)
+      createFields[refusal.field].input.focus()
+      return
+    }
   }
   ui.createName.focus()
 })

@@ -15,3 +15,47 @@ export function connectionProblem(error: unknown): string {
   const why = isApiError(error) ? error.message : 'The server cannot be reached.'
   return `Live updates paused: ${why} Retrying…`
 }
+
+/** The fields of a task that a person types. */
+export type TextField = 'name' | 'tag'
+
+/** A refusal of what was typed, in words, and the field it is about (none: the form's). */
+export interface Refusal {
+  readonly field: TextField | undefined
+  readonly text: string
+}
+
+/**
+ * What the server's validation message (`Field "name" must be at least 1 character long.`)
+ * means, said as a person would (`Give the task a name.`), with the field it names. A
+ * message it does not know is shown as the server wrote it, beside the field it names if
+ * it names one: nothing the server says is lost. `typed` counts what was typed, for a
+ * length.
+ */
+export function refusalOf(message: string, typed: Partial<Record<TextField, string>>): Refusal {
+  const named = /^Field "(name|tag)" (.*)$/.exec(message)
+  if (named === null) return { field: undefined, text: message }
+  const field = named[1] as TextField
+  const rule = named[2] as string
+  const what = field === 'name' ? 'The name' : 'The tag'
+  if (/^(is required|must be at least 1 character|must contain at least one)/.test(rule)) {
+    const text =
+      field === 'name'
+        ? 'Give the task a name.'
+        : 'Give the tag a letter or another visible character, or leave it empty.'
+    return { field, text }
+  }
+  const longest = /^must be at most (\d+) characters long\.$/.exec(rule)?.[1]
+  if (longest !== undefined) {
+    const length = [...(typed[field] ?? '')].length
+    const has = length > Number(longest) ? `: this one has ${length}` : ''
+    return { field, text: `${what} can have at most ${longest} characters${has}.` }
+  }
+  if (rule.startsWith('must not contain the NUL character')) {
+    return { field, text: `${what} holds a NUL character (U+0000), which cannot be stored.` }
+  }
+  if (rule.startsWith('must not contain an unpaired surrogate')) {
+    return { field, text: `${what} holds a broken character (half of an emoji, say): retype it.` }
+  }
+  return { field, text: message }
+}

@@ -20,6 +20,11 @@ export interface WindowPage {
   readonly hasNext: boolean
   /** Tasks newer than `newestSeen` (those created since page 1 was left); 0 on page 1. */
   readonly unseen: number
+  /**
+   * Tasks of the view before the page's first: those above its cursor, the new ones left out
+   * (they are `unseen`). So the page shows tasks `offset + 1` to `offset + tasks.length`.
+   */
+  readonly offset: number
   /** The window lacks tasks that this page needs: read a window of this limit. */
   readonly grow: number | undefined
 }
@@ -55,6 +60,10 @@ export function pageOf(window: readonly Task[], place: PagePlace): WindowPage {
     tasks: below.slice(0, PAGE_SIZE),
     hasNext: below.length > PAGE_SIZE,
     unseen: before === undefined ? 0 : window.filter((task) => task.id > newestSeen).length,
+    offset:
+      before === undefined
+        ? 0
+        : window.filter((task) => task.id >= before && task.id <= newestSeen).length,
     grow: full && below.length <= PAGE_SIZE && deeper > limit ? deeper : undefined,
   }
 }

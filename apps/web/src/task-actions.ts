@@ -9,8 +9,11 @@ export type Outcome =
   | { readonly kind: 'conflict'; readonly message: string; readonly current: Task | undefined }
   /** 404: the task was deleted meanwhile. */
   | { readonly kind: 'gone'; readonly message: string }
-  /** Another refusal with the server's message (a 400 naming the field), or no answer at all. */
-  | { readonly kind: 'failed'; readonly message: string }
+  /**
+   * Another refusal with the server's message and status (a 400 naming the field), or no
+   * answer at all (no status).
+   */
+  | { readonly kind: 'failed'; readonly message: string; readonly status: number | undefined }
   /** 401: the server wants an API token. */
   | { readonly kind: 'token'; readonly error: unknown }
 
@@ -34,8 +37,10 @@ export async function send(
   } catch (error) {
     if (needsToken(error)) return { kind: 'token', error }
     if (isApiError(error) && error.status === 404) return { kind: 'gone', message: error.message }
-    if (!isApiError(error) || error.status !== 412)
-      return { kind: 'failed', message: messageOf(error) }
+    if (!isApiError(error) || error.status !== 412) {
+      const status = isApiError(error) ? error.status : undefined
+      return { kind: 'failed', message: messageOf(error), status }
+    }
     // The 412 names the current version only: the row is to show the task itself.
     try {
       return { kind: 'conflict', message: error.message, current: await client.getTask(task.id) }

@@ -1,12 +1,14 @@
 import type { Task, TaskStatus } from '@tasklane/client'
-import type { SaveName } from './rename-editor.js'
+import type { SaveTask } from './task-editor.js'
 import { type Row, TaskRow } from './task-row.js'
 
 /** What the rows' controls ask for: each gets the task as the row shows it. */
 export interface RowHandlers {
   readonly toggle: (task: Task, done: boolean) => void
-  readonly rename: SaveName
+  readonly edit: SaveTask
   readonly remove: (task: Task) => void
+  /** The row's tag was clicked: show that tag's tasks. */
+  readonly filterByTag: (tag: string) => void
 }
 
 /**
@@ -32,14 +34,16 @@ export class TaskList {
       const row = this.#rowOf(event.target)
       const action = (event.target as HTMLElement).closest<HTMLElement>('[data-action]')
       if (row === undefined || action === null) return
-      if (action.dataset.action === 'rename') row.edit(handlers.rename)
+      if (action.dataset.action === 'edit') row.edit(handlers.edit)
       if (action.dataset.action === 'delete') handlers.remove(row.task)
+      const { tag } = row.task
+      if (action.dataset.action === 'filter-tag' && tag !== undefined) handlers.filterByTag(tag)
     })
     list.addEventListener('keydown', (event) => {
       const row = this.#rowOf(event.target)
       if (row === undefined || event.key !== 'F2') return
       event.preventDefault()
-      row.edit(handlers.rename)
+      row.edit(handlers.edit)
     })
   }
 
@@ -103,4 +107,23 @@ export function describeList({
     return `${unseen} new ${unseen === 1 ? 'task' : 'tasks'}${filter}: see Newest.`
   if (shown === 0) return first ? `No ${kind}tasks${filter} yet.` : `No more ${kind}tasks${filter}.`
   return `Showing ${shown} ${kind}${shown === 1 ? 'task' : 'tasks'}${filter}.`
+}
+
+/**
+ * Where the page stands, in words: `Tasks 11–20, more follow`, or `Tasks 21–23 of 23` on
+ * the last page (the API counts nothing, but the last page knows the total); nothing for
+ * an empty page, which the list's state speaks of.
+ */
+export function describeRange({
+  offset,
+  shown,
+  hasNext,
+}: {
+  offset: number
+  shown: number
+  hasNext: boolean
+}): string {
+  if (shown === 0) return ''
+  const range = shown === 1 ? `Task ${offset + 1}` : `Tasks ${offset + 1}–${offset + shown}`
+  return hasNext ? `${range}, more follow` : `${range} of ${offset + shown}`
 }

@@ -1,5 +1,5 @@
 import type { Task } from '@tasklane/client'
-import { RenameEditor, type SaveName } from './rename-editor.js'
+import { type SaveTask, TaskEditor } from './task-editor.js'
 
 /** What a row shows: the task, whether a change of it is being sent, and a notice. */
 export interface Row {
@@ -9,7 +9,7 @@ export interface Row {
 }
 
 /** The controls of a row, by what they do (`data-action`). */
-export type RowAction = 'toggle' | 'rename' | 'delete'
+export type RowAction = 'toggle' | 'filter-tag' | 'edit' | 'delete'
 
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: string) {
   const made = document.createElement(tag)
@@ -22,7 +22,7 @@ function button(text: string, action: RowAction, describedBy: string): HTMLButto
   made.type = 'button'
   made.textContent = text
   made.dataset.action = action
-  // Read as "Rename, button, <the task's name>".
+  // Read as "Edit, button, <the task's name>".
   made.setAttribute('aria-describedby', describedBy)
   return made
 }
@@ -30,18 +30,19 @@ function button(text: string, action: RowAction, describedBy: string): HTMLButto
 /**
  * One task as a list item, built once and then updated in place, so that the focus and an
  * open editor survive the live updates: a checkbox (done or open, named by the task's
- * name), the name, its tag and id, Rename and Delete, and a notice. Text only, never HTML.
+ * name), the name, its tag (a button that filters the list by it) and id, Edit and Delete,
+ * and a notice. Text only, never HTML.
  */
 export class TaskRow {
   readonly li = document.createElement('li')
   readonly check = Object.assign(element('input', 'done'), { type: 'checkbox' })
   readonly #name = element('span', 'name')
-  readonly #tag = element('span', 'tag')
+  readonly #tag = element('button', 'tag')
   readonly #id = element('span', 'id')
   readonly #state = element('span', 'busy')
   readonly #notice = element('p', 'notice')
-  readonly rename: HTMLButtonElement
-  #editor: RenameEditor | undefined
+  readonly editButton: HTMLButtonElement
+  #editor: TaskEditor | undefined
   #row: Row | undefined
 
   constructor(readonly id: number) {
@@ -52,13 +53,15 @@ export class TaskRow {
     this.check.dataset.action = 'toggle'
     this.check.setAttribute('aria-labelledby', nameId)
     this.#id.textContent = `#${id}`
-    this.rename = button('Rename', 'rename', nameId)
+    this.#tag.type = 'button'
+    this.#tag.dataset.action = 'filter-tag'
+    this.editButton = button('Edit', 'edit', nameId)
     const main = element('div', 'main')
     const meta = element('span', 'meta')
     meta.append(this.#tag, this.#id, this.#state)
     main.append(this.#name, meta, this.#notice)
     const actions = element('div', 'actions')
-    actions.append(this.rename, button('Delete', 'delete', nameId))
+    actions.append(this.editButton, button('Delete', 'delete', nameId))
     this.li.append(this.check, main, actions)
   }
 
@@ -73,6 +76,8 @@ export class TaskRow {
     if (task.name !== this.#name.textContent) this.#name.textContent = task.name
     this.#tag.textContent = task.tag ?? ''
     this.#tag.hidden = task.tag === undefined
+    // The visible tag starts the name, as a spoken command would say it.
+    this.#tag.setAttribute('aria-label', `${task.tag ?? ''}: show only this tag`)
     const done = task.status === 'done'
     this.check.checked = done
     this.li.classList.toggle('is-done', done)
@@ -82,19 +87,24 @@ export class TaskRow {
     this.#row = row
   }
 
-  /** Opens the name's editor (or puts the focus back in the open one). */
-  edit(save: SaveName): void {
+  /**
+   * Opens the editor of the name and tag (or puts the focus back in the open one). Edit is
+   * hidden meanwhile: Save and Cancel are the editor's buttons.
+   */
+  edit(save: SaveTask): void {
     if (this.#editor === undefined) {
-      const editor = new RenameEditor(this.task, save, (refocus) => {
+      const editor = new TaskEditor(this.task, save, (refocus) => {
         editor.form.remove()
         this.#name.hidden = false
+        this.editButton.hidden = false
         this.#editor = undefined
-        if (refocus) this.rename.focus()
+        if (refocus) this.editButton.focus()
       })
       this.#editor = editor
       this.#name.hidden = true
       this.#name.after(editor.form)
     }
+    this.editButton.hidden = true
     this.#editor.focus()
   }
 }

@@ -8,6 +8,7 @@ import { type BrowserSession, startBrowserSession } from './support/browser-sess
 import { Recording } from './support/recording.js'
 import {
   Api,
+  filterBy,
   row,
   serverHolds,
   shownNames,
@@ -21,16 +22,6 @@ let browser: Browser
 let session: BrowserSession | undefined
 let server: TasklaneServer
 let api: Api
-
-/** Applies the tag filter from the form. */
-async function filterBy(page: Page, tag: string): Promise<void> {
-  await page.getByLabel('Filter by tag').fill(tag)
-  await page.getByRole('button', { name: 'Filter', exact: true }).click()
-  await page.waitForFunction(
-    (wanted) => document.querySelector('#list-state')?.textContent?.includes(`“${wanted}”`),
-    tag,
-  )
-}
 
 /** Waits until the row of task `id` is shown done (or open), checkbox and all. */
 const waitForDone = (page: Page, id: number, done: boolean) =>
@@ -93,8 +84,8 @@ describe.runIf(hasChromium)('the page, live', { timeout: 90_000 }, () => {
     await waitForDone(b.page, plants.id, true)
     await frame('Left: “Water the plants” ticked; right: done as well, without reload')
 
-    await row(a.page, plumber.id).getByRole('button', { name: 'Rename' }).click()
-    await a.page.locator(`#rename-${plumber.id}`).fill('Call the plumber at 9')
+    await row(a.page, plumber.id).getByRole('button', { name: 'Edit' }).click()
+    await a.page.locator(`#edit-${plumber.id}-name`).fill('Call the plumber at 9')
     await frame('Left: renaming “Call the plumber”…')
     await a.page.keyboard.press('Enter')
     await waitForTask(b.page, 'Call the plumber at 9')
@@ -136,10 +127,10 @@ describe.runIf(hasChromium)('the page, live', { timeout: 90_000 }, () => {
     const { page, errors } = await openPage(browser, server.url)
     await filterBy(page, 'conflict')
     // The editor keeps the version it was opened on; someone else renames the task meanwhile.
-    await row(page, task.id).getByRole('button', { name: 'Rename' }).click()
+    await row(page, task.id).getByRole('button', { name: 'Edit' }).click()
     await api.patch(task.id, { name: 'Named by someone else' })
     await waitForTask(page, 'Named by someone else')
-    await page.locator(`#rename-${task.id}`).fill('My name for it')
+    await page.locator(`#edit-${task.id}-name`).fill('My name for it')
     await page.keyboard.press('Enter')
     const notice = row(page, task.id).locator('.notice')
     await notice.filter({ hasText: 'Not saved' }).waitFor()
@@ -210,7 +201,7 @@ describe.runIf(hasChromium)('the page, live', { timeout: 90_000 }, () => {
     const { page, errors } = await openPage(browser, server.url)
     await filterBy(page, 'paged')
     await page.getByRole('button', { name: 'Next page' }).click()
-    await waitForText(page, '#page-number', 'Page 2')
+    await waitForText(page, '#page-range', 'Tasks 11–20, more follow')
     const cursor = (made[15] as { id: number }).id
     const pageTwo = () => api.names(`order=desc&tag=paged&limit=10&before=${cursor}`)
     expect(await shownNames(page)).toEqual(await pageTwo())
@@ -223,11 +214,11 @@ describe.runIf(hasChromium)('the page, live', { timeout: 90_000 }, () => {
     await waitForText(page, '#list-state', '30 new tasks tagged “paged”: see Newest.')
     expect(await shownNames(page)).toEqual(await pageTwo())
     await page.getByRole('button', { name: 'Next page' }).click()
-    await waitForText(page, '#page-number', 'Page 3')
+    await waitForText(page, '#page-range', 'Tasks 21–24 of 24')
     expect(await shownNames(page)).toEqual(['Paged 4', 'Paged 3', 'Paged 2', 'Paged 1'])
     expect(await page.getByRole('button', { name: 'Next page' }).isDisabled()).toBe(true)
     await page.getByRole('button', { name: 'Newest' }).click()
-    await waitForText(page, '#page-number', 'Page 1')
+    await waitForText(page, '#page-range', 'Tasks 1–10, more follow')
     expect(await shownNames(page)).toEqual(await api.names('order=desc&tag=paged&limit=10'))
     expect(errors).toEqual([])
   })

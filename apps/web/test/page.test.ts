@@ -7,6 +7,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { hasChromium, openPage, seriousViolations } from './support/browser.js'
 import { type BrowserSession, startBrowserSession } from './support/browser-session.js'
+import { filterBy } from './support/tasks.js'
 
 interface Task {
   id: number
@@ -54,15 +55,12 @@ const waitForTask = (page: Page, name: string) =>
     { timeout: 15_000 },
   )
 
-/** Applies the tag filter from the form. */
-async function filterBy(page: Page, tag: string): Promise<void> {
-  await page.getByLabel('Filter by tag').fill(tag)
-  await page.getByRole('button', { name: 'Filter', exact: true }).click()
-  await page.waitForFunction(
-    (wanted) => document.querySelector('#list-state')?.textContent?.includes(`“${wanted}”`),
-    tag,
+/** Waits until the pager says where the page stands. */
+const waitForRange = (page: Page, text: string) =>
+  page.waitForFunction(
+    (wanted) => document.querySelector('#page-range')?.textContent === wanted,
+    text,
   )
-}
 
 describe.runIf(hasChromium)('the web page at / in Chromium', { timeout: 60_000 }, () => {
   beforeAll(async () => {
@@ -89,7 +87,10 @@ describe.runIf(hasChromium)('the web page at / in Chromium', { timeout: 60_000 }
     expect((await shownNames(page))[0]).toBe('Water the plants 🌱')
     const item = page.locator('#task-list li').first()
     expect(await item.locator('.tag').textContent()).toBe('home')
+    // Both fields are cleared for the next task, which starts in the name.
     expect(await page.getByLabel('Name').inputValue()).toBe('')
+    expect(await page.getByLabel('Tag (optional)').inputValue()).toBe('')
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('create-name')
     // The feed may show the task before the create is answered: the announcement follows.
     await page.waitForFunction(() =>
       document.querySelector('#announcer')?.textContent?.startsWith('Created task #'),
@@ -100,36 +101,70 @@ describe.runIf(hasChromium)('the web page at / in Chromium', { timeout: 60_000 }
     expect(errors).toEqual([])
   })
 
-  it('shows the server’s own validation message, and keeps what was typed', async () => {
+  it('says what is wrong with a name or tag in words, beside its field, and keeps what was typed', async () => {
     const { page, errors } = await openPage(browser, server.url)
+    const name = page.getByLabel('Name')
+    const tag = page.getByLabel('Tag (optional)')
+    /** The field's state as a screen reader has it: invalid or not, and its description. */
+    const described = (id: string) =>
+      page.evaluate((field) => {
+        const input = document.getElementById(field) as HTMLInputElement
+        const by = input.getAttribute('aria-describedby') ?? ''
+        return {
+          invalid: input.getAttribute('aria-invalid'),
+          description: document.getElementById(by)?.textContent,
+          focused: document.activeElement === input,
+        }
+      }, id)
     const tooLong = 'x'.repeat(201)
-    const expected = await refusal({ name: tooLong })
-    expect(expected.message).toBe('Field "name" must be at most 200 characters long.')
-    await page.getByLabel('Name').fill(tooLong)
+    expect((await refusal({ name: tooLong })).message).toBe(
+      'Field "name" must be at most 200 characters long.',
+    )
+    await name.fill(tooLong)
     await page.getByRole('button', { name: 'Add task' }).click()
-    const alert = page.getByRole('alert')
-    await alert.filter({ hasText: expected.message }).waitFor()
-    expect(await alert.textContent()).toBe(expected.message)
-    // The field's description, read with it by a screen reader, is the message.
-    expect(
-      await page.evaluate(() => {
-        const id = document.getElementById('create-name')?.getAttribute('aria-describedby')
-        return document.getElementById(id ?? '')?.textContent
-      }),
-    ).toBe(expected.message)
-    expect(await page.getByLabel('Name').inputValue()).toBe(tooLong)
-    // Blank names are the server's to refuse too (the form does not validate by itself).
-    await page.getByLabel('Name').fill('   ')
-    await page.getByRole('button', { name: 'Add task' }).click()
-    const blank = await refusal({ name: '   ' })
-    await alert.filter({ hasText: blank.message }).waitFor()
-    expect(await alert.textContent()).toBe(blank.message)
+    const said = 'The name can have at most 200 characters: this one has 201.'
+    await page.locator('#create-name-error').filter({ hasText: said }).waitFor()
+    expect(await described('create-name')).toEqual({
+      invalid: 'true',
+      description: said,
+      focused: true,
+    })
+    expect(await name.inputValue()).toBe(tooLong)
+    // The message under the name pushes neither the tag's field nor the button down.
+    const tops = await Promise.all(
+      [name, tag, page.getByRole('button', { name: 'Add task' })].map(
+        async (control) => (await control.boundingBox())?.y,
+      ),
+    )
+    expect(new Set(tops).size).toBe(1)
     expect(await seriousViolations(page)).toEqual([])
+    // Typing in the field again takes the message away: it was about what was there.
+    await name.fill('   ')
+    expect(await described('create-name')).toEqual({
+      invalid: null,
+      description: '',
+      focused: true,
+    })
+    await page.getByRole('button', { name: 'Add task' }).click()
+    await page.locator('#create-name-error').filter({ hasText: 'Give the task a name.' }).waitFor()
+    // A tag too long is told beside the tag, where the focus goes.
+    await name.fill('A fine name')
+    await tag.fill('t'.repeat(65))
+    await page.getByRole('button', { name: 'Add task' }).click()
+    const tagSaid = 'The tag can have at most 64 characters: this one has 65.'
+    await page.locator('#create-tag-error').filter({ hasText: tagSaid }).waitFor()
+    expect(await described('create-tag')).toEqual({
+      invalid: 'true',
+      description: tagSaid,
+      focused: true,
+    })
+    expect(await described('create-name')).toMatchObject({ invalid: null, description: '' })
     // Chromium itself logs each refused request; the page logs nothing.
-    expect(errors).toEqual([
-      expect.stringMatching(/^console: Failed to load resource: .* 400 \(Bad Request\)$/),
-      expect.stringMatching(/^console: Failed to load resource: .* 400 \(Bad Request\)$/),
-    ])
+    expect(errors).toEqual(
+      Array(3).fill(
+        expect.stringMatching(/^console: Failed to load resource: .* 400 \(Bad Request\)$/),
+      ),
+    )
   })
 
   it('shows a task that someone else creates, live, and announces it', async () => {
@@ -178,28 +213,26 @@ describe.runIf(hasChromium)('the web page at / in Chromium', { timeout: 60_000 }
     await filterBy(page, 'paging')
     const next = page.getByRole('button', { name: 'Next page' })
     const previous = page.getByRole('button', { name: 'Previous page' })
-    const pageNumber = page.locator('#page-number')
+    const range = page.locator('#page-range')
     expect(await shownNames(page)).toEqual(names.slice(0, 10))
+    // No count comes from the API: where the page stands, and the total once it is known.
+    expect(await range.textContent()).toBe('Tasks 1–10, more follow')
     expect(await previous.isDisabled()).toBe(true)
     await next.click()
-    await page.waitForFunction(
-      () => document.querySelector('#page-number')?.textContent === 'Page 2',
-    )
+    await waitForRange(page, 'Tasks 11–20, more follow')
     expect(await shownNames(page)).toEqual(names.slice(10, 20))
     await next.click()
-    await page.waitForFunction(
-      () => document.querySelector('#page-number')?.textContent === 'Page 3',
-    )
+    await waitForRange(page, 'Tasks 21–23 of 23')
     expect(await shownNames(page)).toEqual(names.slice(20))
     expect(await next.isDisabled()).toBe(true)
     // The focus moves to the list's heading, not lost on a button that became disabled.
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('tasks-heading')
     await previous.click()
-    await page.waitForFunction(
-      () => document.querySelector('#page-number')?.textContent === 'Page 2',
-    )
+    await waitForRange(page, 'Tasks 11–20, more follow')
     expect(await shownNames(page)).toEqual(names.slice(10, 20))
-    expect(await pageNumber.textContent()).toBe('Page 2')
+    expect(await page.locator('#announcer').textContent()).toBe(
+      'Tasks 11–20, more follow. Showing 10 tasks tagged “paging”.',
+    )
     // A task created meanwhile is counted, not slipped into page 2, and announced.
     await createTask({ name: 'Page task 24', tag: 'paging' })
     await page.waitForFunction(() =>
@@ -210,10 +243,10 @@ describe.runIf(hasChromium)('the web page at / in Chromium', { timeout: 60_000 }
     )
     expect(await page.locator('#announcer').textContent()).toBe('New task: Page task 24')
     expect(await shownNames(page)).toEqual(names.slice(10, 20))
+    // The new task is not counted among those above page 2: it is on page 1.
+    expect(await range.textContent()).toBe('Tasks 11–20, more follow')
     await page.getByRole('button', { name: 'Newest' }).click()
-    await page.waitForFunction(
-      () => document.querySelector('#page-number')?.textContent === 'Page 1',
-    )
+    await waitForRange(page, 'Tasks 1–10, more follow')
     expect(await shownNames(page)).toEqual(['Page task 24', ...names.slice(0, 9)])
     expect(errors).toEqual([])
   })

@@ -1,9 +1,10 @@
 import type { Task } from '@tasklane/client'
 import { describe, expect, it } from 'vitest'
+import { refusalOf } from '../src/messages.js'
 import { OwnWrites } from '../src/own-writes.js'
 import { PAGE_SIZE, pageOf, windowLimit } from '../src/page-window.js'
 import { beforeOf, newestPage, nextPage, pageNumber, previousPage } from '../src/paging.js'
-import { describeList } from '../src/task-list.js'
+import { describeList, describeRange } from '../src/task-list.js'
 
 const task = (id: number, more: Partial<Task> = {}): Task => ({
   id,
@@ -135,5 +136,59 @@ describe('describeList', () => {
     [{ ...base, unseen: 2, first: true }, 'Showing 10 tasks.'],
   ])('says %o as %s', (state, text) => {
     expect(describeList(state)).toBe(text)
+  })
+})
+
+describe('where a page stands', () => {
+  const place = { limit: 41, full: false, newestSeen: 50 }
+
+  it('counts the tasks above the cursor, left out those added since page 1 was left', () => {
+    expect(pageOf(newestFirst(50, 1), { ...place, before: undefined }).offset).toBe(0)
+    expect(pageOf(newestFirst(50, 1), { ...place, before: 41 }).offset).toBe(10)
+    // Three new ones, and one of page 1 deleted (45): the page is the 10th to 19th now.
+    const window = [...newestFirst(53, 46), ...newestFirst(44, 1)]
+    expect(pageOf(window, { ...place, before: 41 }).offset).toBe(9)
+  })
+
+  it('says the range, and the total on the last page, where it is known', () => {
+    expect(describeRange({ offset: 10, shown: 10, hasNext: true })).toBe('Tasks 11–20, more follow')
+    expect(describeRange({ offset: 20, shown: 3, hasNext: false })).toBe('Tasks 21–23 of 23')
+    expect(describeRange({ offset: 10, shown: 1, hasNext: false })).toBe('Task 11 of 11')
+    expect(describeRange({ offset: 0, shown: 0, hasNext: false })).toBe('')
+  })
+})
+
+describe('a refusal in words', () => {
+  it.each([
+    ['Field "name" must be at least 1 character long.', 'name', 'Give the task a name.'],
+    [
+      'Field "name" must contain at least one non-whitespace character.',
+      'name',
+      'Give the task a name.',
+    ],
+    [
+      'Field "tag" must contain at least one visible character, not only invisible ones such as U+200B.',
+      'tag',
+      'Give the tag a letter or another visible character, or leave it empty.',
+    ],
+    [
+      'Field "name" must be at most 200 characters long.',
+      'name',
+      'The name can have at most 200 characters: this one has 201.',
+    ],
+    [
+      'Field "tag" must not contain the NUL character (U+0000).',
+      'tag',
+      'The tag holds a NUL character (U+0000), which cannot be stored.',
+    ],
+  ])('says %j as a person would, beside its field', (message, field, text) => {
+    expect(refusalOf(message, { name: `${'🚀'.repeat(200)}x`, tag: 'x' })).toEqual({ field, text })
+  })
+
+  it('keeps the server’s words for what it does not know, beside the field they name if any', () => {
+    const unknown = 'Field "name" must be a string.'
+    expect(refusalOf(unknown, {})).toEqual({ field: 'name', text: unknown })
+    const other = 'The request body must be a JSON object.'
+    expect(refusalOf(other, {})).toEqual({ field: undefined, text: other })
   })
 })

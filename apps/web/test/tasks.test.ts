@@ -1,10 +1,11 @@
 import type { TasklaneServer } from '@tasklane/testing/server'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { hasChromium, openPage, seriousViolations } from './support/browser.js'
 import { type BrowserSession, startBrowserSession } from './support/browser-session.js'
 import {
   Api,
+  filterBy,
   focused,
   row,
   serverHolds,
@@ -19,16 +20,6 @@ let browser: Browser
 let session: BrowserSession | undefined
 let server: TasklaneServer
 let api: Api
-
-/** Applies the tag filter from the form (the focus then goes to the list's heading). */
-async function filterBy(page: Page, tag: string): Promise<void> {
-  await page.getByLabel('Filter by tag').fill(tag)
-  await page.getByRole('button', { name: 'Filter', exact: true }).click()
-  await page.waitForFunction(
-    (wanted) => document.querySelector('#list-state')?.textContent?.includes(`“${wanted}”`),
-    tag,
-  )
-}
 
 /** Chromium's own line for a request the server refused with this status. */
 const refused = (status: number) =>
@@ -48,20 +39,19 @@ describe.runIf(hasChromium)('each task’s controls, by keyboard alone', { timeo
     const second = await api.create({ name: 'And me', tag: 'tick' })
     const { page, errors } = await openPage(browser, server.url)
     await filterBy(page, 'tick')
-    // Tab goes from the status filter through each row (checkbox, Rename, Delete), newest first.
+    // Tab goes from the status filter through each row (checkbox, tag, Edit, Delete), newest first.
     await page.getByRole('radio', { name: 'All' }).focus()
     const order = []
-    for (let i = 0; i < 6; i += 1) {
+    for (let i = 0; i < 8; i += 1) {
       await page.keyboard.press('Tab')
       order.push(await focused(page))
     }
     expect(order).toEqual(
       [second.id, first.id].flatMap((id) =>
-        ['toggle', 'rename', 'delete'].map((what) => ({ what, row: String(id) })),
+        ['toggle', 'filter-tag', 'edit', 'delete'].map((what) => ({ what, row: String(id) })),
       ),
     )
-    await page.keyboard.press('Shift+Tab')
-    await page.keyboard.press('Shift+Tab')
+    for (const key of ['Shift+Tab', 'Shift+Tab', 'Shift+Tab']) await page.keyboard.press(key)
     expect(await focused(page)).toEqual({ what: 'toggle', row: String(first.id) })
     await page.keyboard.press('Space')
     await serverHolds(api, first.id, (task) => task?.status === 'done')
@@ -83,46 +73,48 @@ describe.runIf(hasChromium)('each task’s controls, by keyboard alone', { timeo
     expect(errors).toEqual([])
   })
 
-  it('renames with Enter or F2, saves with Enter, cancels with Escape or by leaving the field', async () => {
+  it('edits with Enter on Edit or F2, saves with Enter, cancels with Escape or by leaving the editor', async () => {
     const task = await api.create({ name: 'Rename me', tag: 'rename' })
     const { page, errors } = await openPage(browser, server.url)
     await filterBy(page, 'rename')
-    const field = page.locator(`#rename-${task.id}`)
+    const field = page.locator(`#edit-${task.id}-name`)
     const at = (what: string) => ({ what, row: String(task.id) })
-    await row(page, task.id).getByRole('button', { name: 'Rename' }).focus()
+    await row(page, task.id).getByRole('button', { name: 'Edit' }).focus()
     await page.keyboard.press('Enter')
     // The field takes the focus with the name selected: typing replaces it.
-    expect(await focused(page)).toEqual(at(`rename-${task.id}`))
+    expect(await focused(page)).toEqual(at(`edit-${task.id}-name`))
     expect(await field.inputValue()).toBe('Rename me')
     await page.keyboard.type('Renamed by keyboard')
     await page.keyboard.press('Enter')
     await waitForTask(page, 'Renamed by keyboard')
     expect(await api.get(task.id)).toMatchObject({ name: 'Renamed by keyboard', version: 2 })
     expect(await field.count()).toBe(0)
-    expect(await focused(page)).toEqual(at('rename'))
+    expect(await focused(page)).toEqual(at('edit'))
 
     await page.keyboard.press('F2')
     await page.keyboard.type('Not kept')
     await page.keyboard.press('Escape')
     expect(await field.count()).toBe(0)
-    expect(await focused(page)).toEqual(at('rename'))
+    expect(await focused(page)).toEqual(at('edit'))
 
-    // Leaving the editor (Tab past Save and Cancel) cancels as well: only a save sends.
+    // Leaving the editor (Tab past the tag, Save and Cancel) cancels as well: only a save sends.
     await page.keyboard.press('F2')
     await page.keyboard.type('Left behind')
-    for (const key of ['Tab', 'Tab', 'Tab']) await page.keyboard.press(key)
+    for (const key of ['Tab', 'Tab', 'Tab', 'Tab']) await page.keyboard.press(key)
     await field.waitFor({ state: 'detached' })
     expect(await shownNames(page)).toEqual(['Renamed by keyboard'])
     expect(await api.get(task.id)).toMatchObject({ name: 'Renamed by keyboard', version: 2 })
 
     // A name the server refuses keeps the editor open, with the server's message.
-    await row(page, task.id).getByRole('button', { name: 'Rename' }).focus()
+    await row(page, task.id).getByRole('button', { name: 'Edit' }).focus()
     await page.keyboard.press('F2')
     await field.fill('x'.repeat(201))
     await page.keyboard.press('Enter')
     const alert = row(page, task.id).getByRole('alert')
-    await alert.filter({ hasText: 'Field "name" must be at most 200 characters long.' }).waitFor()
-    expect(await focused(page)).toEqual(at(`rename-${task.id}`))
+    await alert
+      .filter({ hasText: 'The name can have at most 200 characters: this one has 201.' })
+      .waitFor()
+    expect(await focused(page)).toEqual(at(`edit-${task.id}-name`))
     await page.keyboard.press('Escape')
     expect(await api.get(task.id)).toMatchObject({ name: 'Renamed by keyboard', version: 2 })
     expect(errors).toEqual([refused(400)])
@@ -133,12 +125,16 @@ describe.runIf(hasChromium)('each task’s controls, by keyboard alone', { timeo
     const gone = await api.create({ name: 'Delete me', tag: 'delete' })
     const { page, errors } = await openPage(browser, server.url)
     await filterBy(page, 'delete')
-    await row(page, gone.id).getByRole('button', { name: 'Delete' }).focus()
+    await row(page, gone.id).getByRole('button', { name: 'Delete', exact: true }).focus()
     await page.keyboard.press('Enter')
     await waitForNames(page, ['Keep me'])
     expect(await api.get(gone.id)).toBeUndefined()
     expect(await focused(page)).toEqual({ what: 'toggle', row: String(kept.id) })
-    await waitForText(page, '#announcer', `Deleted task #${gone.id}: Delete me`)
+    await waitForText(
+      page,
+      '#announcer',
+      'Deleted “Delete me”. Undo, after the list, brings it back as a new task.',
+    )
     expect(errors).toEqual([])
   })
 
@@ -241,18 +237,18 @@ describe.runIf(hasChromium)('each task’s controls, by keyboard alone', { timeo
     it('clears the create form’s message once the list is filtered or paged', async () => {
       for (let i = 1; i <= 11; i += 1) await api.create({ name: `Cleared ${i}`, tag: 'cleared' })
       const { page, errors } = await openPage(browser, server.url)
-      const message = page.locator('#create-error')
+      const message = page.locator('#create-name-error')
       const refuse = async () => {
         await page.getByLabel('Name', { exact: true }).fill(' ')
         await page.getByRole('button', { name: 'Add task' }).click()
-        await message.filter({ hasText: 'Field "name"' }).waitFor()
+        await message.filter({ hasText: 'Give the task a name.' }).waitFor()
       }
       await refuse()
       await filterBy(page, 'cleared')
       expect(await message.textContent()).toBe('')
       await refuse()
       await page.getByRole('button', { name: 'Next page' }).click()
-      await waitForText(page, '#page-number', 'Page 2')
+      await waitForText(page, '#page-range', 'Task 11 of 11')
       expect(await message.textContent()).toBe('')
       await refuse()
       await page.getByRole('radio', { name: 'Done' }).check()
@@ -266,10 +262,13 @@ describe.runIf(hasChromium)('each task’s controls, by keyboard alone', { timeo
       await api.create({ name: 'Still open', tag: 'axe' })
       const { page, errors } = await openPage(browser, server.url)
       await filterBy(page, 'axe')
-      await row(page, done.id).getByRole('button', { name: 'Rename' }).click()
-      await page.locator(`#rename-${done.id}`).fill('')
+      await row(page, done.id).getByRole('button', { name: 'Edit' }).click()
+      await page.locator(`#edit-${done.id}-name`).fill('')
       await page.keyboard.press('Enter')
-      await row(page, done.id).getByRole('alert').filter({ hasText: 'Field "name"' }).waitFor()
+      await row(page, done.id)
+        .getByRole('alert')
+        .filter({ hasText: 'Give the task a name.' })
+        .waitFor()
       expect(await seriousViolations(page)).toEqual([])
       expect(errors).toEqual([refused(400)])
     })

@@ -1,4 +1,5 @@
 import type { Output } from './context.js'
+import { formatNumber } from './format/numbers.js'
 
 /** How often the line is redrawn. */
 const INTERVAL_MS = 200
@@ -12,8 +13,6 @@ export interface Progress {
   /** Draws the line a last time and ends it with a newline. */
   done(): void
 }
-
-const numbers = new Intl.NumberFormat('en-US')
 
 /**
  * `Exported 12,345 tasks · 3,456/s`, redrawn every 200 ms on a terminal; `fraction`, when
@@ -40,7 +39,7 @@ export function startProgress(
     const share = fraction === undefined ? '' : ` · ${Math.floor(fraction() * 100)}%`
     // \r and "erase line": the line is rewritten where it stands.
     stderr.write(
-      `\r\x1b[2K${verb} ${numbers.format(count)} ${count === 1 ? 'task' : 'tasks'} · ${numbers.format(rate)}/s${share}`,
+      `\r\x1b[2K${verb} ${formatNumber(count)} ${count === 1 ? 'task' : 'tasks'} · ${formatNumber(rate)}/s${share}`,
     )
   }
   const timer = setInterval(draw, INTERVAL_MS)

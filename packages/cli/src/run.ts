@@ -5,6 +5,7 @@ import { type Invocation, parseCommandLine } from './command-line/parse-command-
 import { COMMANDS } from './commands/index.js'
 import { type Context, interruptedStatus, type Output } from './context.js'
 import { describeError } from './describe-error.js'
+import { FileError } from './file-error.js'
 import { escapeControls } from './format/terminal-text.js'
 import { UsageError } from './usage-error.js'
 
@@ -99,6 +100,10 @@ export async function run(environment: Environment): Promise<number> {
         error.command ?? (invocation?.kind === 'run' ? invocation.command.name : undefined)
       const help = command === undefined ? 'tasklane --help' : `tasklane ${command} --help`
       stderr.write(`tasklane: ${escapeControls(error.message)} See '${help}'.\n`)
+      return 2
+    }
+    if (error instanceof FileError) {
+      stderr.write(`tasklane ${error.command}: ${escapeControls(error.message)}\n`)
       return 2
     }
     // Ctrl-C while a request ran: the abort is the user's, not an error to explain.

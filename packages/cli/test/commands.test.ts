@@ -1,3 +1,4 @@
+import { createClient } from '@tasklane/client'
 import { freePort } from '@tasklane/testing/launch'
 import { startServer, type TasklaneServer } from '@tasklane/testing/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -95,15 +96,14 @@ describe('errors and exit statuses', () => {
     )
   })
 
-  it("exits 1 with the server's message on stderr for a 400, and creates nothing", async () => {
+  it('exits 2 for a name or tag the server would refuse, and creates nothing', async () => {
     const before = await server.count()
     const result = await tasklaneInProcess(['add', '   '], env)
-    expect(result.status).toBe(1)
-    expect(result.stderr).toContain('"name"')
-    expect(result.stderr).toContain('(HTTP 400 from POST')
+    expect(result.status).toBe(2)
+    expect(result.stderr).toContain('The name must have at least one visible character')
     const tooLong = await tasklaneInProcess(['add', 'x', '--tag', 't'.repeat(65)], env)
-    expect(tooLong.status).toBe(1)
-    expect(tooLong.stderr).toContain('"tag"')
+    expect(tooLong.status).toBe(2)
+    expect(tooLong.stderr).toContain('The tag is 65 characters long')
     expect(await server.count()).toBe(before)
   })
 
@@ -112,7 +112,7 @@ describe('errors and exit statuses', () => {
     const result = await tasklaneInProcess(['list', '--url', `http://127.0.0.1:${port}`])
     expect(result.status).toBe(1)
     expect(result.stderr).toBe(
-      `tasklane: Could not reach the server: GET http://127.0.0.1:${port}/tasks (connect ECONNREFUSED 127.0.0.1:${port})\n`,
+      `tasklane: Could not reach the server: GET http://127.0.0.1:${port}/tasks?limit=31 (connect ECONNREFUSED 127.0.0.1:${port})\n`,
     )
   })
 })
@@ -163,7 +163,7 @@ describe('TASKLANE_TOKEN', () => {
 
 describe('tasklane export', () => {
   it('prints every task whole as NDJSON, only those of a tag with --tag, and no progress off a terminal', async () => {
-    const listed = JSON.parse((await tasklaneInProcess(['list', '--json'], env)).stdout)
+    const listed = JSON.parse((await tasklaneInProcess(['list', '--all', '--json'], env)).stdout)
     const all = await tasklaneInProcess(['export'], env)
     expect(all.status).toBe(0)
     expect(all.stderr).toBe('')
@@ -183,5 +183,65 @@ describe('tasklane export', () => {
     expect(lines[0]).toMatch(
       /^\{"id":1,"name":"Write docs","tag":"docs","status":"open","version":1,/,
     )
+  })
+})
+
+describe('tasklane list, one page at a time', () => {
+  /** The ids of the 31 tasks tagged "many", oldest first. */
+  let many: number[]
+  beforeAll(async () => {
+    const client = createClient({ baseUrl: server.url })
+    many = []
+    for (let i = 1; i <= 31; i++)
+      many.push((await client.createTask({ name: `Many ${i}`, tag: 'many' })).id)
+  })
+
+  const ids = (stdout: string) => (JSON.parse(stdout) as { id: number }[]).map(({ id }) => id)
+
+  it('prints the first 30 by default, and says on stderr how to see the rest', async () => {
+    const table = await tasklaneInProcess(['list', '--tag', 'many'], env)
+    expect(table.status).toBe(0)
+    expect(table.stdout.trimEnd().split('\n')).toHaveLength(31)
+    expect(table.stderr).toBe(
+      `Showing 30 of more tasks: use --limit N or --all to see more, or --after ${many[29]} for the next page.\n`,
+    )
+    // JSON is the same page, so that a script sees what a person sees; the hint goes to stderr.
+    const json = await tasklaneInProcess(['list', '--tag', 'many', '--json'], env)
+    expect(ids(json.stdout)).toEqual(many.slice(0, 30))
+    expect(json.stderr).toBe(table.stderr)
+    const newest = await tasklaneInProcess(['list', '--tag', 'many', '--desc', '--json'], env)
+    expect(ids(newest.stdout)).toEqual(many.slice(1).reverse())
+    expect(newest.stderr).toContain(`or --before ${many[1]} for the next page.`)
+  })
+
+  it('prints every one with --all, N with --limit N, and no hint when nothing more exists', async () => {
+    const all = await tasklaneInProcess(['list', '--tag', 'many', '--all', '--json'], env)
+    expect(all).toMatchObject({ status: 0, stderr: '' })
+    expect(ids(all.stdout)).toEqual(many)
+    const limited = await tasklaneInProcess(
+      ['list', '--tag', 'many', '--limit', '5', '--json'],
+      env,
+    )
+    expect(limited).toMatchObject({ status: 0, stderr: '' })
+    expect(ids(limited.stdout)).toEqual(many.slice(0, 5))
+    // Exactly 30 left after the first: a full page, and nothing more.
+    const rest = await tasklaneInProcess(
+      ['list', '--tag', 'many', '--after', String(many[0]), '--json'],
+      env,
+    )
+    expect(rest).toMatchObject({ status: 0, stderr: '' })
+    expect(ids(rest.stdout)).toEqual(many.slice(1))
+  })
+
+  it('takes -L, -t, -s and -a for --limit, --tag, --status and --all', async () => {
+    const short = await tasklaneInProcess(
+      ['list', '-t', 'many', '-s', 'open', '-L', '2', '--json'],
+      env,
+    )
+    expect(ids(short.stdout)).toEqual(many.slice(0, 2))
+    const all = await tasklaneInProcess(['list', '-t', 'many', '-a', '--json'], env)
+    expect(ids(all.stdout)).toEqual(many)
+    const added = await tasklaneInProcess(['add', 'Short tag', '-t', 'short', '--json'], env)
+    expect(JSON.parse(added.stdout)).toMatchObject({ name: 'Short tag', tag: 'short' })
   })
 })

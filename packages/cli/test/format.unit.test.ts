@@ -5,6 +5,7 @@ import { toJson } from '../src/format/json.js'
 import { formatTable } from '../src/format/table.js'
 import { displayWidth, escapeControls, truncate } from '../src/format/terminal-text.js'
 import { importKey, parseImportLine } from '../src/import/import-line.js'
+import { jsonErrorOffset } from '../src/import/json-error.js'
 
 describe('text on a terminal', () => {
   it('escapes control characters, line breaks and bidirectional overrides', () => {
@@ -112,9 +113,43 @@ describe('an import line', () => {
     expect(parseImportLine(JSON.stringify(exported))).toEqual({
       body: { name: 'a', status: 'done' },
     })
-    expect(parseImportLine('{"name":')).toEqual({ error: 'is not valid JSON' })
     expect(parseImportLine('"name"')).toEqual({ error: 'is not a JSON object' })
     expect(parseImportLine('null')).toEqual({ error: 'is not a JSON object' })
+  })
+
+  it.each([
+    ['{"name":}', "Unexpected token '}' at column 9"],
+    ['{"name":"x",}', 'Expected double-quoted property name at column 13'],
+    ['{"name":"x"} {}', 'Unexpected non-whitespace character after JSON at column 14'],
+    ['{"name":"x"', "Expected ',' or '}' after property value at column 12"],
+    ['{"name":tru}', "Unexpected token '}' at column 12"],
+    ['{"name":"ab\\u00zz"}', 'Bad Unicode escape at column 16'],
+    // Columns count characters: the rocket before the mistake is one.
+    ['{"name":"🚀",,}', 'Expected double-quoted property name at column 13'],
+    ['{"name":', 'Unexpected end of JSON input at column 9'],
+  ])('that is not JSON says where and why: %s', (text, reason) => {
+    expect(parseImportLine(text)).toEqual({ error: reason })
+  })
+
+  it('is JSON to the scanner that finds where a line stops being JSON whenever JSON.parse takes it', () => {
+    for (const text of [
+      '{}',
+      ' {"a": [1, -2.5e+3, true, false, null, "\\u00e9\\n"]} ',
+      '[]',
+      '"x"',
+      '0',
+    ]) {
+      expect(JSON.parse(text)).toBeDefined()
+      expect(jsonErrorOffset(text)).toBeUndefined()
+    }
+  })
+
+  it('that is not JSON quotes no more of itself than the character at fault', () => {
+    // The line may be long: its text is not repeated in the reason.
+    const long = `{"name":"${'x'.repeat(500)}"}}`
+    expect(parseImportLine(long)).toEqual({
+      error: 'Unexpected non-whitespace character after JSON at column 512',
+    })
   })
 
   it('has a key of its number and text: the same line elsewhere has another', () => {

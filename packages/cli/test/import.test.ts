@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startServer, type TasklaneServer } from '@tasklane/testing/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { pipeTasklane, tasklaneInProcess } from './support/cli.js'
+import { pipeTasklane, tasklaneInProcess, tasklaneMeasured } from './support/cli.js'
+import { startFlakyProxy } from './support/flaky-proxy.js'
 
 let server: TasklaneServer
 let env: NodeJS.ProcessEnv
@@ -68,7 +69,7 @@ describe('tasklane import', () => {
     expect(result.stdout).toBe('Read 9 lines: 3 tasks created, 0 already imported, 4 refused.\n')
     const reported = result.stderr.trimEnd().split('\n').sort()
     expect(reported).toEqual([
-      'line 3: is not valid JSON',
+      "line 3: Unexpected token 'o' at column 2",
       expect.stringMatching(/^line 4: .*"name"/),
       'line 5: is not a JSON object',
       expect.stringMatching(/^line 8: .*"done"/),
@@ -96,6 +97,58 @@ describe('tasklane import', () => {
       'same',
       'same',
     ])
+  })
+
+  it('refuses a line longer than the server takes on its own, in bounded memory, and goes on', async () => {
+    const short = file('short.ndjson', [
+      '{"name":"short one","tag":"long"}',
+      '{"name":"short two"}',
+    ])
+    const path = file('long.ndjson', ['{"name":"before the long line","tag":"long"}'])
+    // 16 MiB on one line, written in pieces: a valid task padded with a field of its own.
+    const size = 16 * 1024 * 1024
+    appendFileSync(path, '{"name":"x","padding":"')
+    const piece = 'p'.repeat(1024 * 1024)
+    for (let written = 0; written < size; written += piece.length) appendFileSync(path, piece)
+    appendFileSync(path, '"}\n{"name":"after the long line","tag":"long"}\n')
+
+    const baseline = await tasklaneMeasured(['import', short, '--json'], env)
+    expect(baseline.status).toBe(0)
+    const result = await tasklaneMeasured(['import', path, '--json'], env)
+    expect(result.status).toBe(1)
+    expect(result.stderr).toBe(
+      'line 2: is 16,777,241 bytes long; the server takes at most 65,536 bytes for a task.\n',
+    )
+    expect(JSON.parse(result.stdout)).toEqual({ lines: 3, created: 2, replayed: 0, failed: 1 })
+    expect((await exported('long')).map(({ name }) => name)).toEqual(
+      expect.arrayContaining(['before the long line', 'after the long line']),
+    )
+    // Held whole, the line alone would take 16 MiB more than a run over two short lines.
+    expect(result.maxRss - baseline.maxRss).toBeLessThan(size / 4)
+  })
+
+  it('counts a line as created when the answer to its create was lost and the retry was replayed', async () => {
+    // The server commits each create, but the first answer for each line never arrives: the
+    // client retries with the same Idempotency-Key and the server replays this run's task.
+    const answered = new Set<unknown>()
+    const proxy = await startFlakyProxy(server.url, ({ method, headers }) => {
+      if (method !== 'POST') return false
+      const first = !answered.has(headers['idempotency-key'])
+      answered.add(headers['idempotency-key'])
+      return first
+    })
+    try {
+      const path = file('lost.ndjson', ['{"name":"lost one","tag":"lost"}', '{"name":"lost two"}'])
+      const lossy = await tasklaneInProcess(['import', path, '--json'], { TASKLANE_URL: proxy.url })
+      expect(lossy).toMatchObject({ status: 0, stderr: '' })
+      expect(JSON.parse(lossy.stdout)).toEqual({ lines: 2, created: 2, replayed: 0, failed: 0 })
+      expect(proxy.requests.filter(({ method }) => method === 'POST')).toHaveLength(4)
+      // Run again, every line is one an earlier run created.
+      const again = await tasklaneInProcess(['import', path, '--json'], env)
+      expect(JSON.parse(again.stdout)).toEqual({ lines: 2, created: 0, replayed: 2, failed: 0 })
+    } finally {
+      await proxy.close()
+    }
   })
 
   it('reads standard input with -: tasklane export | tasklane import - copies the tasks, and again copies nothing twice', async () => {

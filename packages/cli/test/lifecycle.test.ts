@@ -132,12 +132,11 @@ describe('tasklane edit', () => {
     expect(untagged).not.toHaveProperty('tag')
   })
 
-  it("exits 1 with the server's message for a name it refuses, for an unknown id, and for a stale --if-match", async () => {
+  it("exits 2 for a name the server would refuse, 1 with the server's message for an unknown id and for a stale --if-match", async () => {
     const [task] = (await create('Keep me')) as [Task]
     const blank = await tasklaneInProcess(['edit', String(task.id), '--name', '   '], env)
-    expect(blank.status).toBe(1)
-    expect(blank.stderr).toContain('"name"')
-    expect(blank.stderr).toContain('(HTTP 400 from PATCH')
+    expect(blank.status).toBe(2)
+    expect(blank.stderr).toContain('The name must have at least one visible character')
     const unknown = await tasklaneInProcess(['edit', '999999', '--name', 'x'], env)
     expect(unknown.status).toBe(1)
     expect(unknown.stderr).toMatch(refusal('Task 999999 does not exist.', 404, 'PATCH', 999999))

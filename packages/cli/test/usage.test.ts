@@ -78,7 +78,38 @@ describe('usage errors', () => {
       ['import', '/nonexistent/tasks.ndjson', '--concurrency', '0'],
       "tasklane: --concurrency must be a whole number from 1 to 256, got '0'. See 'tasklane import --help'.\n",
     ],
-    [['import', '/'], "tasklane: Cannot read /: not a file. See 'tasklane import --help'.\n"],
+    [
+      ['add', ''],
+      "tasklane: The name must have at least one visible character, got ''. See 'tasklane add --help'.\n",
+    ],
+    [
+      ['add', ' \t '],
+      "tasklane: The name must have at least one visible character, got ' \\t '. See 'tasklane add --help'.\n",
+    ],
+    [
+      ['add', 'x'.repeat(201)],
+      "tasklane: The name is 201 characters long, over the 200 it may have. See 'tasklane add --help'.\n",
+    ],
+    [
+      ['add', 'Fine', '--tag', ' '],
+      "tasklane: The tag must have at least one visible character, got ' '. See 'tasklane add --help'.\n",
+    ],
+    [
+      ['add', 'Fine', '--tag', 't'.repeat(65)],
+      "tasklane: The tag is 65 characters long, over the 64 it may have. See 'tasklane add --help'.\n",
+    ],
+    [
+      ['edit', '3', '--name', ''],
+      "tasklane: The name must have at least one visible character, got ''. See 'tasklane edit --help'.\n",
+    ],
+    [
+      ['edit', '3', '--tag', 't'.repeat(65)],
+      "tasklane: The tag is 65 characters long, over the 64 it may have. See 'tasklane edit --help'.\n",
+    ],
+    [
+      ['list', '--all', '--limit', '5'],
+      "tasklane: '--all' and '--limit' cannot be given together. See 'tasklane list --help'.\n",
+    ],
     [['done'], "tasklane: Missing <id>. See 'tasklane done --help'.\n"],
     [
       ['rm', '3', 'x'],
@@ -112,12 +143,26 @@ describe('usage errors', () => {
       ['watch', '--after', '-1'],
       "tasklane: --after must be a whole number from 0 to 9007199254740991, got '-1'. See 'tasklane watch --help'.\n",
     ],
-    [
-      ['import', '/nonexistent/tasks.ndjson'],
-      "tasklane: Cannot read /nonexistent/tasks.ndjson: ENOENT. See 'tasklane import --help'.\n",
-    ],
   ])(
     'exits 2 with one or two sentences and a hint to --help for tasklane %j',
+    async (args, stderr) => {
+      const result = await tasklaneInProcess(args, env)
+      expect(result).toEqual({ status: 2, stdout: '', stderr })
+    },
+  )
+
+  it.each([
+    [
+      ['import', '/nonexistent/tasks.ndjson'],
+      'tasklane import: no such file: /nonexistent/tasks.ndjson\n',
+    ],
+    [['import', '/'], 'tasklane import: not a file: /\n'],
+    [
+      ['import', '/nonexistent/\u001b[2J'],
+      'tasklane import: no such file: /nonexistent/\\u001b[2J\n',
+    ],
+  ])(
+    'exits 2 with one line naming the file that cannot be read: tasklane %j',
     async (args, stderr) => {
       const result = await tasklaneInProcess(args, env)
       expect(result).toEqual({ status: 2, stdout: '', stderr })
@@ -195,7 +240,7 @@ describe('help and version', () => {
     ['add', 'Usage: tasklane add <name> [--tag T] [--json] [--url URL]'],
     [
       'list',
-      'Usage: tasklane list [--limit N] [--tag T] [--status S] [--after ID] [--before ID] [--desc] [--json] [--url URL]',
+      'Usage: tasklane list [--limit N] [--all] [--tag T] [--status S] [--after ID] [--before ID] [--desc] [--json] [--url URL]',
     ],
     ['get', 'Usage: tasklane get <id> [--json] [--url URL]'],
     ['done', 'Usage: tasklane done <id>… [--if-match VERSION] [--json] [--url URL]'],

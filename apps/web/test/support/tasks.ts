@@ -44,6 +44,16 @@ export class Api {
   }
 }
 
+/** Applies the tag filter from the form (the focus then goes to the list's heading). */
+export async function filterBy(page: Page, tag: string): Promise<void> {
+  await page.getByLabel('Filter by tag').fill(tag)
+  await page.getByRole('button', { name: 'Filter', exact: true }).click()
+  await page.waitForFunction(
+    (wanted) => document.querySelector('#list-state')?.textContent?.includes(`“${wanted}”`),
+    tag,
+  )
+}
+
 /** The names the list shows, top to bottom. */
 export const shownNames = (page: Page): Promise<(string | null)[]> =>
   page.$$eval('#task-list .name', (names) => names.map((name) => name.textContent))

@@ -1,13 +1,13 @@
 import { setMaxListeners } from 'node:events'
-import { createInterface } from 'node:readline'
 import { createClient, isApiError, type NewTask } from '@tasklane/client'
 import { defineCommand } from '../command-line/define-command.js'
 import { interruptedStatus } from '../context.js'
 import { escapeControls } from '../format/terminal-text.js'
 import { createHttpFetch } from '../import/http-fetch.js'
-import { importKey, parseImportLine } from '../import/import-line.js'
+import { importKey, parseImportLine, tooLong } from '../import/import-line.js'
 import { createLimiter } from '../import/limiter.js'
 import { openInput } from '../import/open-input.js'
+import { readLines } from '../import/read-lines.js'
 import { formatSummary, type ImportSummary } from '../import/summary.js'
 import { startProgress } from '../progress.js'
 
@@ -15,6 +15,11 @@ import { startProgress } from '../progress.js'
 const CONCURRENCY = 48
 /** Statuses that mean the line itself is wrong; any other failure stops the import. */
 const LINE_ERRORS = new Set([400, 413, 422])
+/**
+ * The longest line sent: the server refuses a body over 64 KiB (413), and a task, even with
+ * its every character escaped, is a few KiB. A longer line is refused without being held.
+ */
+const MAX_LINE_BYTES = 64 * 1024
 /** Retries of one line after 429/503 (honouring Retry-After), a dropped connection or a 5xx. */
 const RETRY = { maxRetries: 8, maxDelayMs: 4_000 }
 
@@ -52,14 +57,23 @@ export const importCommand = defineCommand({
   async run({ file, concurrency = CONCURRENCY, json }, context) {
     const input = await openInput(file, context.stdin)
     const summary: ImportSummary = { lines: 0, created: 0, replayed: 0, failed: 0 }
-    // Its own client: one that counts the creates the server replays, and retries longer.
+    // The lines whose create is in flight, by Idempotency-Key: what the server said to each
+    // attempt. A replay answering the first attempt is a task an earlier run created; one
+    // answering a retry is this run's own, whose first answer was lost on the way.
+    const attempts = new Map<string, { sent: number; replayedFirst: boolean }>()
+    // Its own client: one that watches the attempts, and retries longer.
     const baseFetch = context.clientOptions.fetch ?? createHttpFetch(concurrency)
     const client = createClient({
       ...context.clientOptions,
       retry: RETRY,
       fetch: async (url, init) => {
+        const key = (init?.headers as Record<string, string> | undefined)?.['idempotency-key']
+        const line = key === undefined ? undefined : attempts.get(key)
+        const first = line !== undefined && ++line.sent === 1
         const response = await baseFetch(url, init)
-        if (response.headers.get('idempotent-replayed') === 'true') summary.replayed++
+        if (first && response.headers.get('idempotent-replayed') === 'true') {
+          line.replayedFirst = true
+        }
         return response
       },
     })
@@ -78,16 +92,21 @@ export const importCommand = defineCommand({
       const line = parseImportLine(text)
       if ('error' in line) {
         summary.failed++
-        progress.note(`line ${number}: ${line.error}\n`)
+        // The parser's reason may quote the character at fault: a control, say.
+        progress.note(`line ${number}: ${escapeControls(line.error)}\n`)
         return
       }
+      const idempotencyKey = importKey(number, text)
+      const sent = { sent: 0, replayedFirst: false }
+      attempts.set(idempotencyKey, sent)
       try {
         // As NewTask: the server, not the CLI, checks it and says what is wrong.
         await client.createTask(line.body as unknown as NewTask, {
-          idempotencyKey: importKey(number, text),
+          idempotencyKey,
           signal: stop.signal,
         })
-        summary.created++
+        if (sent.replayedFirst) summary.replayed++
+        else summary.created++
         progress.tick()
       } catch (error) {
         if (isApiError(error) && LINE_ERRORS.has(error.status)) {
@@ -98,29 +117,35 @@ export const importCommand = defineCommand({
           fatal = error
           stop.abort()
         }
+      } finally {
+        attempts.delete(idempotencyKey)
       }
     }
 
-    const reader = createInterface({ input: input.stream, crlfDelay: Number.POSITIVE_INFINITY })
+    const lines = readLines(input.chunks, MAX_LINE_BYTES)
     try {
-      for await (const raw of reader) {
-        summary.lines++
-        bytes += Buffer.byteLength(raw) + 1
+      for await (const { number, text: raw, length, bytes: read } of lines) {
+        summary.lines = number
+        bytes += read
+        if (raw === undefined) {
+          summary.failed++
+          progress.note(`line ${number}: ${tooLong(length, MAX_LINE_BYTES)}\n`)
+          continue
+        }
         // A byte order mark before the first line is not part of it.
-        const text = summary.lines === 1 ? raw.replace(/^\uFEFF/, '') : raw
+        const text = number === 1 ? raw.replace(/^\uFEFF/, '') : raw
         if (text.trim() === '') continue
-        const number = summary.lines
         await limiter.start(() => send(number, text))
         if (fatal !== undefined || context.signal.aborted) break
       }
     } finally {
-      reader.close()
       input.close()
-      await limiter.drain()
-      progress.done()
+      try {
+        await limiter.drain()
+      } finally {
+        progress.done()
+      }
     }
-    // Every create the server replayed was counted as created too.
-    summary.created -= summary.replayed
     context.stdout.write(formatSummary(summary, json === true))
     if (fatal !== undefined) throw fatal
     if (context.signal.aborted) {

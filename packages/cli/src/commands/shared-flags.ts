@@ -4,6 +4,7 @@ import type { BooleanFlag, ChoiceFlag, IntegerFlag, StringFlag } from '../comman
 export const tag = {
   type: 'string',
   value: 'T',
+  short: ['t'],
   help: 'Only tasks with exactly this tag.',
 } as const satisfies StringFlag
 
@@ -12,6 +13,7 @@ export const status = {
   type: 'choice',
   value: 'S',
   choices: ['open', 'done'],
+  short: ['s'],
   help: "Only tasks with this status: 'open' or 'done'.",
 } as const satisfies ChoiceFlag
 

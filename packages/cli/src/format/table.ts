@@ -1,5 +1,5 @@
 import type { Task } from '@tasklane/client'
-import { displayWidth, escapeControls, padEnd, truncate } from './terminal-text.js'
+import { displayWidth, padEnd, terminalText, truncate } from './terminal-text.js'
 
 /** The narrowest a name column is cut to, however narrow the terminal. */
 const MIN_NAME_COLUMNS = 12
@@ -7,14 +7,17 @@ const GAP = '  '
 
 type Row = [id: string, status: string, name: string, tag: string]
 
-/** One task as the table's cells, escaped for a terminal (a server may send anything). */
+/**
+ * One task as the table's cells, each escaped for a terminal: a server may send anything,
+ * an id that is text included. A server from before the task lifecycle sends no status: an
+ * empty cell, not a crash.
+ */
 function cells(task: Task): Row {
   return [
-    String(task.id),
-    // A server from before the task lifecycle sends no status: an empty cell, not a crash.
-    escapeControls(task.status ?? ''),
-    escapeControls(task.name),
-    escapeControls(task.tag ?? ''),
+    terminalText(task.id),
+    terminalText(task.status),
+    terminalText(task.name),
+    terminalText(task.tag),
   ]
 }
 

@@ -21,6 +21,18 @@ export function escapeControls(text: string): string {
   )
 }
 
+/**
+ * Any value a server sent, as text a terminal shows as text: a string escaped, a number or
+ * boolean as it is, nothing for null or no value, anything else (an object where a name
+ * should be) as its JSON, escaped. No field a server controls is printed any other way.
+ */
+export function terminalText(value: unknown): string {
+  if (typeof value === 'string') return escapeControls(value)
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value)
+  if (value === null || value === undefined) return ''
+  return escapeControls(JSON.stringify(value) ?? String(value))
+}
+
 /** Columns one code point takes on a terminal. */
 function charWidth(char: string): number {
   if (ZERO_WIDTH.test(char)) return 0

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto'
+import { formatNumber } from '../format/numbers.js'
+import { describeJsonError } from './json-error.js'
 
 /** One line of an import file: the body to send, or why there is none. */
 export type ImportLine = { readonly body: Record<string, unknown> } | { readonly error: string }
@@ -16,8 +18,8 @@ export function parseImportLine(text: string): ImportLine {
   let value: unknown
   try {
     value = JSON.parse(text)
-  } catch {
-    return { error: 'is not valid JSON' }
+  } catch (error) {
+    return { error: describeJsonError(text, error) }
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { error: 'is not a JSON object' }
@@ -36,4 +38,9 @@ export function parseImportLine(text: string): ImportLine {
  */
 export function importKey(number: number, text: string): string {
   return `tasklane-import-${createHash('sha256').update(`${number}\n${text}`).digest('hex')}`
+}
+
+/** Why a line of `length` bytes is not sent: `is 70,000 bytes long; the server takes …`. */
+export function tooLong(length: number, maxBytes: number): string {
+  return `is ${formatNumber(length)} bytes long; the server takes at most ${formatNumber(maxBytes)} bytes for a task.`
 }

@@ -1,8 +1,11 @@
 /** Runs at most `limit` jobs at once, for one producer that waits for a free slot. */
 export interface Limiter {
-  /** Waits until fewer than `limit` jobs run, then starts `job` without waiting for it. */
+  /**
+   * Waits until fewer than `limit` jobs run, then starts `job` without waiting for it.
+   * Rejects, starting nothing, once a job has thrown: with that job's error.
+   */
   start(job: () => Promise<void>): Promise<void>
-  /** Resolves once every job started has settled. */
+  /** Resolves once every job started has settled; rejects with the first job's error, if any. */
   drain(): Promise<void>
 }
 
@@ -13,6 +16,8 @@ export interface Limiter {
 export function createLimiter(limit: number): Limiter {
   let active = 0
   let wake: (() => void) | undefined
+  // Nobody awaits a job: its error is kept here for the producer, never left unhandled.
+  let failure: { readonly error: unknown } | undefined
   const wait = () =>
     new Promise<void>((resolve) => {
       wake = resolve
@@ -23,15 +28,25 @@ export function createLimiter(limit: number): Limiter {
     wake = undefined
     resolve?.()
   }
+  const run = async (job: () => Promise<void>) => {
+    try {
+      await job()
+    } catch (error) {
+      failure ??= { error }
+    } finally {
+      release()
+    }
+  }
   return {
     async start(job) {
-      while (active >= limit) await wait()
+      while (active >= limit && failure === undefined) await wait()
+      if (failure !== undefined) throw failure.error
       active++
-      // A job never rejects (it reports its own failure); if one did, the process says so.
-      void job().finally(release)
+      void run(job)
     },
     async drain() {
       while (active > 0) await wait()
+      if (failure !== undefined) throw failure.error
     },
   }
 }

@@ -1,3 +1,5 @@
+import { formatNumber } from '../format/numbers.js'
+
 /** What an import did, printed at its end. */
 export interface ImportSummary {
   /** Lines read, blank ones included. */
@@ -10,11 +12,9 @@ export interface ImportSummary {
   failed: number
 }
 
-const numbers = new Intl.NumberFormat('en-US')
-
 /** `5,000 tasks`, `1 task` */
 function count(value: number, one: string, many: string): string {
-  return `${numbers.format(value)} ${value === 1 ? one : many}`
+  return `${formatNumber(value)} ${value === 1 ? one : many}`
 }
 
 /**
@@ -26,6 +26,6 @@ export function formatSummary(summary: ImportSummary, json: boolean): string {
   const { lines, created, replayed, failed } = summary
   return (
     `Read ${count(lines, 'line', 'lines')}: ${count(created, 'task', 'tasks')} created, ` +
-    `${numbers.format(replayed)} already imported, ${numbers.format(failed)} refused.\n`
+    `${formatNumber(replayed)} already imported, ${formatNumber(failed)} refused.\n`
   )
 }

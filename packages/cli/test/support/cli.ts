@@ -1,4 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { ROOT } from '@tasklane/testing/packages'
@@ -38,6 +40,25 @@ export async function tasklane(
     timeoutMs: 120_000,
   })
   return { status: code, stdout, stderr }
+}
+
+/** Runs `tasklane …args` to its end, and says the most memory (resident, in bytes) it held. */
+export async function tasklaneMeasured(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<Result & { maxRss: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'tasklane-rss-'))
+  try {
+    const report = join(dir, 'max-rss')
+    const result = await tasklane(args, {
+      ...env,
+      NODE_OPTIONS: `--import=${join(import.meta.dirname, 'report-max-rss.mjs')}`,
+      TASKLANE_TEST_MAX_RSS_FILE: report,
+    })
+    return { ...result, maxRss: Number(readFileSync(report, 'utf8')) }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
 }
 
 /** An output stream of `run()` that keeps what is written: a pipe, never a terminal. */
