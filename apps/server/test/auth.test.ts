@@ -52,7 +52,10 @@ describe('API token (API_TOKEN)', () => {
   ])('returns 401 for %s', async (_, authorization) => {
     const response = await server.app.inject({ url: '/tasks', headers: { authorization } })
     await expectError(response, 401, INVALID)
-    expect(response.headers['www-authenticate']).toBe('Bearer realm="tasklane"')
+    // A credential was sent: RFC 6750 says it was invalid.
+    expect(response.headers['www-authenticate']).toBe(
+      'Bearer realm="tasklane", error="invalid_token"',
+    )
   })
 
   it('creates nothing for a POST /task without the token', async () => {

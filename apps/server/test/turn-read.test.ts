@@ -12,7 +12,7 @@ describe('TurnRead', () => {
         reads++
         return newest
       },
-      () => 0,
+      (value) => value,
     )
     const first = turn.get()
     // Committed after the first request arrived, before the turn ended: the read sees it.
@@ -30,7 +30,7 @@ describe('TurnRead', () => {
     let acknowledged = 3
     const turn = new TurnRead(
       async () => 2,
-      () => acknowledged,
+      (value) => Math.max(value, acknowledged),
     )
     const pending = turn.get()
     acknowledged = 9
@@ -44,7 +44,7 @@ describe('TurnRead', () => {
         if (fail) throw new Error('database unavailable')
         return 4
       },
-      () => 0,
+      (value) => value,
     )
     const results = await Promise.allSettled([turn.get(), turn.get()])
     expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected'])
@@ -61,7 +61,7 @@ describe('TurnRead', () => {
         reads++
         return new Promise<number>((resolve) => answers.push(resolve))
       },
-      () => 0,
+      (value) => value,
     )
     const first = turn.get()
     await nextTurn()
@@ -89,7 +89,7 @@ describe('TurnRead', () => {
         if (fail) throw new Error('not connected')
         return Promise.resolve(3)
       },
-      () => 0,
+      (value) => value,
     )
     await expect(turn.get()).rejects.toThrow('not connected')
     fail = false

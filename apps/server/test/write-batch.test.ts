@@ -252,4 +252,3 @@ describe.each(storages)('storage.write on %s', (_, open) => {
     expect(await storage.countTasks()).toBe(tasks.length)
   })
 })
-

@@ -8,6 +8,9 @@ import { describeList, describeRange } from '../src/task-list.js'
 
 const task = (id: number, more: Partial<Task> = {}): Task => ({
   id,
+  listId: 1,
+  createdBy: 'local',
+  updatedBy: 'local',
   name: `Task ${id}`,
   status: 'open',
   version: 1,

@@ -43,7 +43,16 @@ describe('toJson', () => {
 /** A task as the server sends it, with these fields. */
 function task(fields: Pick<Task, 'id' | 'name'> & Partial<Task>): Task {
   const at = '2026-11-25T09:30:00.000Z'
-  return { status: 'open', version: 1, createdAt: at, updatedAt: at, ...fields }
+  return {
+    listId: 1,
+    status: 'open',
+    version: 1,
+    createdAt: at,
+    createdBy: 'local',
+    updatedAt: at,
+    updatedBy: 'local',
+    ...fields,
+  }
 }
 
 describe('formatTable', () => {

@@ -12,6 +12,8 @@ export type TaskStatus = 'open' | 'done'
 export interface Task {
   /** Identifier of the task, assigned by the server: 1 to 2^53−1, ascending in creation order. */
   id: number
+  /** The list the task is in. */
+  listId: number
   /** Name of the task: 1–200 characters, not only whitespace. */
   name: string
   /** Optional tag: 1–64 characters, not only whitespace. */
@@ -22,8 +24,12 @@ export interface Task {
   version: number
   /** When the task was created: RFC 3339, UTC, milliseconds. */
   createdAt: string
+  /** Who created the task (a principal). */
+  createdBy: string
   /** When the task last changed: RFC 3339, UTC, milliseconds. */
   updatedAt: string
+  /** Who changed the task last (its creator until it is changed). */
+  updatedBy: string
 }
 
 /** A task to create: the body of `createTask`. */
@@ -34,6 +40,8 @@ export interface NewTask {
   tag?: string
   /** `open` (the default) or `done`. */
   status?: TaskStatus
+  /** The list to create it in; omitted: the lowest-id list the caller can edit. */
+  listId?: number
 }
 
 /** The fields to change with `updateTask` (a JSON Merge Patch): at least one; `tag: null` removes the tag. */
@@ -44,6 +52,8 @@ export interface TaskPatch {
   tag?: string | null
   /** `open` or `done`. */
   status?: TaskStatus
+  /** Moves the task into this list (the caller must be an editor of both). */
+  listId?: number
 }
 
 /** What a `deleted` event of the change feed carries: the task's id and its version when deleted. */

@@ -44,10 +44,13 @@ const fast = { initialDelayMs: 1, maxDelayMs: 5 }
 
 /** The fields every task has besides id, name and tag. */
 const life = {
+  listId: 1,
   status: 'open' as const,
   version: 1,
   createdAt: '2026-11-25T09:30:00.000Z',
+  createdBy: 'local',
   updatedAt: '2026-11-25T09:30:00.000Z',
+  updatedBy: 'local',
 }
 
 describe('createClient', () => {

@@ -35,6 +35,8 @@ const sha256 = (value: string) => createHash('sha256').update(value).digest()
 
 const refuse = (message: string) => new UnauthenticatedError(message, true)
 
+const INVALID = 'The bearer token in the Authorization header is not valid.'
+
 /**
  * Turns an `Authorization` header into a Credential. Open mode (no API_TOKEN and no JWT
  * setting): everyone is the admin `local`, whatever is sent. Otherwise a bearer token is
@@ -73,16 +75,14 @@ export class Authenticator {
       )
     }
     const match = /^Bearer +(\S+) *$/i.exec(authorization)
-    if (match === null) {
-      throw refuse('The Authorization header must be "Bearer <token>".')
-    }
+    if (match === null) throw refuse(INVALID)
     const token = match[1] as string
     if (this.#apiToken !== undefined && timingSafeEqual(sha256(token), this.#apiToken)) {
       return { caller: { principal: ADMIN_PRINCIPAL, access: 'admin' } }
     }
     if (token.startsWith(TOKEN_PREFIX)) return this.#accessToken(tokenDigest(token))
     if (this.#jwt !== undefined && token.split('.').length === 3) return this.#verifiedJwt(token)
-    throw refuse('The bearer token in the Authorization header is not valid.')
+    throw refuse(INVALID)
   }
 
   /** Whether `credential` still works: not expired, its token not revoked (on any instance). */
@@ -95,9 +95,8 @@ export class Authenticator {
 
   async #accessToken(hash: string): Promise<Credential> {
     const record = await this.#token(hash)
-    if (record === undefined || record.revoked) {
-      throw refuse('The access token is not valid (unknown or revoked).')
-    }
+    // Unknown and revoked alike: nothing tells a guess from a token that once worked.
+    if (record === undefined || record.revoked) throw refuse(INVALID)
     if (record.expiresAt !== undefined && record.expiresAt <= Date.now()) {
       throw refuse('The access token has expired.')
     }

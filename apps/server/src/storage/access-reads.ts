@@ -2,9 +2,9 @@ import type { List, Member } from '@tasklane/contract'
 import { sql } from 'kysely'
 import type { Access, Role } from '../domain/rights.js'
 import type { TokenRecord } from './access-port.js'
+import { toList } from './list-rows.js'
 import { type Reads, sequence } from './reads.js'
 import type { AtSeq } from './storage.js'
-import { timestamp } from './task-row.js'
 import type { Membership } from './write-port.js'
 
 /** A row joined with where the sequence stood for its snapshot. */
@@ -42,14 +42,6 @@ const TOKEN_COLUMNS = [
   'expires_at',
   'revoked_at',
 ] as const
-
-const toList = (row: ListRow): List => ({
-  id: Number(row.id),
-  name: row.name,
-  version: Number(row.version),
-  createdAt: timestamp(Number(row.created_at)),
-  updatedAt: timestamp(Number(row.updated_at)),
-})
 
 const toToken = (row: TokenRow): TokenRecord => ({
   id: Number(row.id),

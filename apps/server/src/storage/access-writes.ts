@@ -1,13 +1,19 @@
-import type { List } from '@tasklane/contract'
 import type { Kysely } from 'kysely'
-import { decide, type Rights, type Role } from '../domain/rights.js'
-import type { AccessOutcome, AccessWrite, AccessWritten, TokenRecord } from './access-port.js'
+import type { AccessOutcome, AccessWrite, AccessWritten } from './access-port.js'
+import {
+  accessChanged,
+  lastOwner,
+  managedList,
+  memberRole,
+  setMember,
+  toList,
+} from './list-rows.js'
 import type { IfMatch } from './storage.js'
 import type { Schema } from './tables.js'
-import { timestamp } from './task-row.js'
+import { createToken, revokeToken } from './token-writes.js'
 
 /** Where an access write's transaction stands: the seqs it has taken so far. */
-interface Sequencer {
+export interface Sequencer {
   /** The next seq of this transaction. */
   next(): number
   /** The newest seq this transaction took, 0 when none. */
@@ -54,23 +60,6 @@ export async function applyAccessWrite(
 const matches = (ifMatch: IfMatch | undefined, version: number) =>
   ifMatch === undefined || ifMatch === '*' || ifMatch.includes(version)
 
-/** A list's row as the API answers it. */
-function toList(row: {
-  id: number
-  name: string
-  version: number
-  created_at: number
-  updated_at: number
-}): List {
-  return {
-    id: Number(row.id),
-    name: row.name,
-    version: Number(row.version),
-    createdAt: timestamp(Number(row.created_at)),
-    updatedAt: timestamp(Number(row.updated_at)),
-  }
-}
-
 /** One access write's transaction: the steps of each kind of write. */
 class AccessTransaction {
   constructor(
@@ -81,8 +70,9 @@ class AccessTransaction {
   ) {}
 
   async apply(write: AccessWrite): Promise<AccessOutcome> {
-    if (write.kind === 'create-token') return this.#createToken(write)
-    if (write.kind === 'revoke-token') return this.#revokeToken(write)
+    if (write.kind === 'create-token')
+      return createToken(this.trx, this.seqs.next(), write, this.now)
+    if (write.kind === 'revoke-token') return revokeToken(this.trx, this.seqs, write, this.now)
     if (write.key !== undefined) {
       const stored = await this.trx
         .selectFrom('idempotency_keys')
@@ -117,36 +107,6 @@ class AccessTransaction {
     }
   }
 
-  /** The caller's rights in `listId`: its role there, as stored now. */
-  async #rightsIn(caller: Rights['caller'], listId: number): Promise<Rights> {
-    const row = await this.trx
-      .selectFrom('members')
-      .select('role')
-      .where('list_id', '=', listId)
-      .where('principal', '=', caller.principal)
-      .executeTakeFirst()
-    return { caller, roles: new Map(row ? [[listId, row.role]] : []) }
-  }
-
-  /** The live list `listId` if the caller may `manage` it, else why not. */
-  async #managed(caller: Rights['caller'], listId: number, action: 'manage' | 'read' = 'manage') {
-    const list = await this.trx
-      .selectFrom('lists')
-      .selectAll()
-      .where('id', '=', listId)
-      .where('status', '=', 'live')
-      .executeTakeFirst()
-    const refused = (outcome: AccessOutcome) => ({ list: undefined, refused: outcome })
-    if (list === undefined) return refused({ result: 'list-not-found', listId })
-    const decision = decide(await this.#rightsIn(caller, listId), listId, action)
-    if (decision.verdict === 'hidden') return refused({ result: 'list-not-found', listId })
-    if (decision.verdict === 'forbidden') {
-      const { role, readOnly } = decision
-      return refused({ result: 'forbidden', listId, role, readOnly })
-    }
-    return { list, refused: undefined }
-  }
-
   async #createList(write: Extract<AccessWrite, { kind: 'create-list' }>): Promise<AccessOutcome> {
     const seq = this.seqs.next()
     const by = write.caller.principal
@@ -164,12 +124,12 @@ class AccessTransaction {
       })
       .returningAll()
       .executeTakeFirstOrThrow()
-    await this.#setMember(Number(row.id), by, 'owner', seq, true)
+    await setMember(this.trx, { listId: Number(row.id), principal: by, role: 'owner' }, seq, true)
     return { result: 'written', seq, replayed: false, changed: true, list: toList(row) }
   }
 
   async #renameList(write: Extract<AccessWrite, { kind: 'rename-list' }>): Promise<AccessOutcome> {
-    const { list, refused } = await this.#managed(write.caller, write.id)
+    const { list, refused } = await managedList(this.trx, write.caller, write.id)
     if (refused) return refused
     if (!matches(write.ifMatch, Number(list.version))) {
       return { result: 'precondition-failed', version: Number(list.version) }
@@ -201,7 +161,7 @@ class AccessTransaction {
 
   /** Deletes the list: each of its tasks is a change of its own, then its members go, then it. */
   async #deleteList(write: Extract<AccessWrite, { kind: 'delete-list' }>): Promise<AccessOutcome> {
-    const { list, refused } = await this.#managed(write.caller, write.id)
+    const { list, refused } = await managedList(this.trx, write.caller, write.id)
     if (refused) return refused
     if (!matches(write.ifMatch, Number(list.version))) {
       return { result: 'precondition-failed', version: Number(list.version) }
@@ -238,7 +198,7 @@ class AccessTransaction {
       .returning('principal')
       .execute()
     const seq = this.seqs.next()
-    for (const { principal } of members) await this.#accessChanged(principal, write.id, seq)
+    for (const { principal } of members) await accessChanged(this.trx, principal, write.id, seq)
     await this.trx
       .updateTable('lists')
       .set({ status: 'deleted', updated_at: this.now, updated_by: by, seq })
@@ -248,18 +208,19 @@ class AccessTransaction {
   }
 
   async #putMember(write: Extract<AccessWrite, { kind: 'put-member' }>): Promise<AccessOutcome> {
-    const { refused } = await this.#managed(write.caller, write.listId)
+    const { refused } = await managedList(this.trx, write.caller, write.listId)
     if (refused) return refused
-    const current = await this.#memberRole(write.listId, write.principal)
+    const stored = await memberRole(this.trx, write.listId, write.principal)
+    const current = stored?.role
     if (current === write.role) {
       const member = { principal: write.principal, role: current, created: false }
-      return { result: 'written', seq: this.seqs.newest, replayed: false, changed: false, member }
+      return { result: 'written', seq: stored?.seq ?? 0, replayed: false, changed: false, member }
     }
-    if (current === 'owner' && (await this.#lastOwner(write.listId))) {
+    if (current === 'owner' && (await lastOwner(this.trx, write.listId))) {
       return { result: 'last-owner', listId: write.listId, principal: write.principal }
     }
     const seq = this.seqs.next()
-    await this.#setMember(write.listId, write.principal, write.role, seq, current === undefined)
+    await setMember(this.trx, write, seq, current === undefined)
     const member = { principal: write.principal, role: write.role, created: current === undefined }
     return { result: 'written', seq, replayed: false, changed: true, member }
   }
@@ -269,13 +230,18 @@ class AccessTransaction {
   ): Promise<AccessOutcome> {
     // Anyone may leave a list they are in; removing another member is the owners' to do.
     const self = write.principal === write.caller.principal
-    const { refused } = await this.#managed(write.caller, write.listId, self ? 'read' : 'manage')
+    const { refused } = await managedList(
+      this.trx,
+      write.caller,
+      write.listId,
+      self ? 'read' : 'manage',
+    )
     if (refused) return refused
-    const current = await this.#memberRole(write.listId, write.principal)
+    const current = (await memberRole(this.trx, write.listId, write.principal))?.role
     if (current === undefined) {
       return { result: 'member-not-found', listId: write.listId, principal: write.principal }
     }
-    if (current === 'owner' && (await this.#lastOwner(write.listId))) {
+    if (current === 'owner' && (await lastOwner(this.trx, write.listId))) {
       return { result: 'last-owner', listId: write.listId, principal: write.principal }
     }
     const seq = this.seqs.next()
@@ -284,101 +250,7 @@ class AccessTransaction {
       .where('list_id', '=', write.listId)
       .where('principal', '=', write.principal)
       .execute()
-    await this.#accessChanged(write.principal, write.listId, seq)
-    return { result: 'written', seq, replayed: false, changed: true }
-  }
-
-  async #memberRole(listId: number, principal: string): Promise<Role | undefined> {
-    const row = await this.trx
-      .selectFrom('members')
-      .select('role')
-      .where('list_id', '=', listId)
-      .where('principal', '=', principal)
-      .executeTakeFirst()
-    return row?.role
-  }
-
-  /** Whether the list has one owner only. */
-  async #lastOwner(listId: number): Promise<boolean> {
-    const { owners } = await this.trx
-      .selectFrom('members')
-      .select((eb) => eb.fn.countAll<number>().as('owners'))
-      .where('list_id', '=', listId)
-      .where('role', '=', 'owner')
-      .executeTakeFirstOrThrow()
-    return Number(owners) <= 1
-  }
-
-  async #setMember(listId: number, principal: string, role: Role, seq: number, added: boolean) {
-    await this.trx
-      .insertInto('members')
-      .values({ list_id: listId, principal, role, seq })
-      .onConflict((conflict) =>
-        conflict.columns(['list_id', 'principal']).doUpdateSet({ role, seq }),
-      )
-      .execute()
-    if (added) await this.#accessChanged(principal, listId, seq)
-  }
-
-  /** `principal` gained or lost the right to read `listId` at `seq`: its feeds must know. */
-  async #accessChanged(principal: string, listId: number, seq: number) {
-    await this.trx
-      .insertInto('access_changes')
-      .values({ seq, principal, list_id: listId })
-      .execute()
-  }
-
-  async #createToken(
-    write: Extract<AccessWrite, { kind: 'create-token' }>,
-  ): Promise<AccessOutcome> {
-    const seq = this.seqs.next()
-    const { token, caller } = write
-    const row = await this.trx
-      .insertInto('tokens')
-      .values({
-        name: token.name,
-        principal: token.principal,
-        role: token.role,
-        lists: token.lists === undefined ? null : JSON.stringify(token.lists),
-        hash: token.hash,
-        created_at: this.now,
-        created_by: caller.principal,
-        expires_at: token.expiresAt ?? null,
-        revoked_at: null,
-        seq,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-    const { hash: _hash, ...record } = token
-    const created: TokenRecord = {
-      ...record,
-      id: Number(row.id),
-      createdAt: this.now,
-      createdBy: caller.principal,
-      revoked: false,
-    }
-    return { result: 'written', seq, replayed: false, changed: true, token: created }
-  }
-
-  async #revokeToken(
-    write: Extract<AccessWrite, { kind: 'revoke-token' }>,
-  ): Promise<AccessOutcome> {
-    let query = this.trx
-      .selectFrom('tokens')
-      .select('id')
-      .where('id', '=', write.id)
-      .where('revoked_at', 'is', null)
-    if (write.caller.access !== 'admin')
-      query = query.where('principal', '=', write.caller.principal)
-    if ((await query.executeTakeFirst()) === undefined) {
-      return { result: 'token-not-found', id: write.id }
-    }
-    const seq = this.seqs.next()
-    await this.trx
-      .updateTable('tokens')
-      .set({ revoked_at: this.now, seq })
-      .where('id', '=', write.id)
-      .execute()
+    await accessChanged(this.trx, write.principal, write.listId, seq)
     return { result: 'written', seq, replayed: false, changed: true }
   }
 

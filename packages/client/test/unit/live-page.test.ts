@@ -26,6 +26,9 @@ const TIME = '2026-11-25T09:30:00.000Z'
 
 const task = (id: number, fields: Partial<Task> = {}): Task => ({
   id,
+  listId: 1,
+  createdBy: 'local',
+  updatedBy: 'local',
   name: `t${id}`,
   status: 'open',
   version: 1,
