@@ -22,11 +22,15 @@ interface OpenApiDocument {
       string,
       {
         operationId?: string
+        description?: string
         tags?: string[]
         parameters?: { in: string; name: string }[]
         responses?: Record<
           string,
-          { content?: Record<string, { schema?: { description?: string } }> }
+          {
+            description?: string
+            content?: Record<string, { schema?: { description?: string } }>
+          }
         >
       }
     >
@@ -109,6 +113,17 @@ describe('GET /openapi.json', () => {
     expect(headers('get')).toEqual(['if-none-match'])
     expect(headers('patch')).toEqual(['if-match', 'idempotency-key'])
     expect(headers('delete')).toEqual(['if-match', 'idempotency-key'])
+  })
+
+  it('says of PATCH that {} is a 400 and a patch equal to the task a 200 with the task unchanged', () => {
+    const patch = document.paths['/tasks/{id}']?.patch
+    expect(patch?.description).toContain(
+      "A patch whose values equal the task's answers 200 with the task as it is (same version, same updatedAt, no event).",
+    )
+    expect(patch?.description).not.toContain('changes nothing')
+    expect(patch?.responses?.['400']?.description).toBe(
+      'The id, the patch (the message names the field), If-Match or the Idempotency-Key is not valid, or the patch is empty ({}); a patch equal to the task is no error (200).',
+    )
   })
 
   it('declares the tags tasks and task', () => {

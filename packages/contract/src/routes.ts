@@ -124,7 +124,7 @@ export const routes = {
     tags: ['task'],
     summary: 'Change a task: rename it, retag it, mark it done or open again.',
     description:
-      'The body is a JSON Merge Patch (RFC 7396) of name, tag and status, as application/merge-patch+json or application/json; "tag": null removes the tag. With If-Match, the change happens only if the task still has one of its ETags (else 412 with the current ETag). A patch that changes nothing answers the task as it is (same version, no event).',
+      'The body is a JSON Merge Patch (RFC 7396) of name, tag and status, as application/merge-patch+json or application/json; "tag": null removes the tag. With If-Match, the change happens only if the task still has one of its ETags (else 412 with the current ETag). An empty patch ({}) is a 400. A patch whose values equal the task\'s answers 200 with the task as it is (same version, same updatedAt, no event).',
     params: taskId,
     headers: ChangeTaskHeaders,
     body: ref(TaskPatch),
@@ -134,7 +134,7 @@ export const routes = {
     },
     responseHeaders: { 200: ['ETag', 'Tasklane-Seq', 'Idempotent-Replayed'] },
     errors: {
-      400: 'The id, the patch (the message names the field), If-Match or the Idempotency-Key is not valid, or the patch changes nothing.',
+      400: 'The id, the patch (the message names the field), If-Match or the Idempotency-Key is not valid, or the patch is empty ({}); a patch equal to the task is no error (200).',
       404: 'No task has this id, or it was deleted.',
       409: 'A request with the same Idempotency-Key is still in flight.',
       412: "If-Match does not name the task's current ETag (sent back in ETag); nothing changed.",

@@ -3,6 +3,7 @@
 import { isIP } from 'node:net'
 import { FormatRegistry, type Static, type TSchema, Type } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
+import { BUFFERED_PAGE_MAX } from '../tasks/listing.js'
 
 /** The longest delay setTimeout takes (2^31 - 1 ms); a larger one fires at once. */
 export const MAX_TIMER_MS = 2_147_483_647
@@ -211,7 +212,7 @@ export const SettingsSchema = Type.Object({
     Type.Boolean({
       default: true,
       description:
-        'on: creates that arrive together share one commit (one fsync); off: one commit per create.',
+        'on: creates, changes and deletes that arrive together share one commit (one fsync); off: one commit per write.',
     }),
     { env: 'GROUP_COMMIT' },
   ),
@@ -228,8 +229,7 @@ export const SettingsSchema = Type.Object({
     Type.Integer({
       minimum: 1,
       default: 100,
-      description:
-        'Streamed listings (GET /tasks without limit, or with one over 1000, when more than 1000 tasks match: smaller ones are sent in one piece) this instance sends at once; past it, 503.',
+      description: `Streamed listings (GET /tasks without limit, or with one over ${BUFFERED_PAGE_MAX}, when more than ${BUFFERED_PAGE_MAX} tasks match: smaller ones are sent in one piece) this instance sends at once; past it, 503.`,
     }),
     { env: 'MAX_STREAMS' },
   ),
