@@ -75,7 +75,7 @@ describe('API token (API_TOKEN)', () => {
     expect(list.json()).toEqual([created.json()])
   })
 
-  it.each(['/health/live', '/health/ready', '/openapi.json', '/docs'])(
+  it.each(['/health', '/health/live', '/health/ready', '/openapi.json', '/docs'])(
     'keeps GET %s public',
     async (url) => {
       const response = await server.app.inject({ url })
@@ -95,7 +95,10 @@ describe('API token (API_TOKEN)', () => {
     expect(response.body).not.toContain('authorized')
   })
 
-  it.each(['/docsx', '/docs-foo'])('does not treat %s as the public /docs', async (url) => {
-    await expectError(await server.app.inject({ url }), 401, MISSING)
-  })
+  it.each(['/docsx', '/docs-foo', '/healthz', '/health-foo'])(
+    'does not treat %s as public',
+    async (url) => {
+      await expectError(await server.app.inject({ url }), 401, MISSING)
+    },
+  )
 })

@@ -172,9 +172,12 @@ describe('health', () => {
     expect(await jsonBody(response)).toEqual({ status: 'ok' })
   })
 
-  it('GET /health/ready returns 200 when the database is reachable', async () => {
-    const response = await get(server, '/health/ready')
-    expect(response.status).toBe(200)
-    expect(await jsonBody(response)).toEqual({ status: 'ok' })
-  })
+  it.each(['/health/ready', '/health'])(
+    'GET %s returns 200 when the database is reachable',
+    async (path) => {
+      const response = await get(server, path)
+      expect(response.status).toBe(200)
+      expect(await jsonBody(response)).toEqual({ status: 'ok' })
+    },
+  )
 })
