@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
+import { RequestEnds } from '../http/request-ends.js'
 
 /** Request headers that carry credentials: never written to a log in clear. */
 const SECRET_HEADERS = [
@@ -84,25 +85,27 @@ function loggedHeaders(headers: IncomingHttpHeaders): Record<string, string | st
 }
 
 /**
- * One log line per request, when its response has gone (Fastify's own two are off); its
- * `reqId` is the request id, `client` the client's address (through a trusted proxy, the
- * one it reports). At debug level it carries the request headers, credentials redacted.
+ * One log line per request, when its response has gone (Fastify's own two are off), or
+ * with `"aborted": true` when its client left before it (`status`: the one it would have
+ * had); its `reqId` is the request id, `client` the client's address (through a trusted
+ * proxy, the one it reports). At debug level it carries the request headers, credentials
+ * redacted.
  */
 export default fp(
   async function requestLog(app: FastifyInstance) {
-    app.addHook('onResponse', (request, reply, done) => {
+    RequestEnds.of(app).add((request, reply, aborted) => {
       const line = {
         method: request.method,
         url: redactedUrl(request.url),
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime * 10) / 10,
         client: request.ip,
+        ...(aborted ? { aborted } : {}),
       }
       const level = request.log.level
       if (level === 'debug' || level === 'trace') {
         request.log.info({ ...line, headers: loggedHeaders(request.headers) }, 'request')
       } else request.log.info(line, 'request')
-      done()
     })
   },
   { name: 'request-log' },
