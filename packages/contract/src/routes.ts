@@ -139,7 +139,7 @@ export const routes = {
       409: 'A request with the same Idempotency-Key is still in flight.',
       412: "If-Match does not name the task's current ETag (sent back in ETag); nothing changed.",
       413: 'The body is larger than 64 KiB.',
-      415: 'The body is not application/merge-patch+json or application/json.',
+      415: 'The body is not application/merge-patch+json or application/json; Accept-Patch names both.',
       422: 'The Idempotency-Key was used before with a different request.',
     },
   },
