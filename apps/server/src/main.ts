@@ -45,11 +45,8 @@ async function main(): Promise<void> {
     settings.storage.kind === 'sqlite' ? newDatabasePaths(settings.storage.filename) : []
   const creating = created.length > 0
   const storage = await openStorage(settings.storage)
-  // Log lines are written asynchronously (pino flushes what is left when the process exits):
-  // written synchronously, each request's line blocked the event loop whenever the disk was
-  // busy, as it is during every durable commit's fsync when the log shares the disk.
-  const { destination } = await import('pino')
-  const stream = destination({ dest: 1, sync: false })
+  const { logDestination } = await import('./log-destination.js')
+  const stream = await logDestination(settings.logFormat)
   const app = await buildApp({ storage, settings, logger: { level: settings.logLevel, stream } })
   app.log.info(
     { version, settings: printable(settings), maxConnections: app.server.maxConnections },

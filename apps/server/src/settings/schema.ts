@@ -54,6 +54,9 @@ const setting = <T extends TSchema>(schema: T, source: Source): T => Object.assi
 /** Log levels, quietest last. */
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
+/** How log lines are written: decided by the terminal, JSON, or readable. */
+export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const
+
 /** Where tasks are stored when DATABASE_URL is not set (relative to the starting directory). */
 export const DEFAULT_DATABASE_FILE = 'data/tasklane.db'
 
@@ -147,10 +150,21 @@ export const SettingsSchema = Type.Object({
       LOG_LEVELS.map((level) => Type.Literal(level)),
       {
         default: 'info',
-        description: 'Least severe log level written; logs are JSON lines, one per request.',
+        description: 'Least severe log level written; one line per request.',
       },
     ),
     { env: 'LOG_LEVEL' },
+  ),
+  logFormat: setting(
+    Type.Union(
+      LOG_FORMATS.map((format) => Type.Literal(format)),
+      {
+        default: 'auto',
+        description:
+          'How log lines are written: json (one JSON object a line, for a log collector), pretty (readable lines), or auto: pretty when standard output is a terminal, json otherwise.',
+      },
+    ),
+    { env: 'LOG_FORMAT' },
   ),
   corsOrigins: setting(
     Type.Array(Type.String({ format: 'origin' }), {
