@@ -18,6 +18,7 @@ export {
 export {
   commonErrors,
   type RouteDefinition,
+  type RouteLink,
   responsesOf,
   routes,
   type ServerFeatures,

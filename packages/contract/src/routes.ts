@@ -27,7 +27,16 @@ export interface RouteDefinition {
   readonly params?: TSchema
   readonly headers?: TSchema
   readonly body?: TSchema
+  /** The media types the body may have, when not only `application/json`. */
+  readonly consumes?: readonly string[]
   readonly response: Readonly<Record<number | 'default', TSchema>>
+  /**
+   * Bodies a client may ask for instead of JSON (with Accept), by status and media type:
+   * the document lists them beside JSON's, which the response schema gives.
+   */
+  readonly media?: Readonly<Partial<Record<number, Readonly<Record<string, TSchema>>>>>
+  /** OpenAPI links from a response, by status: the operations its values lead to. */
+  readonly links?: Readonly<Partial<Record<number, Readonly<Record<string, RouteLink>>>>>
   /**
    * The headers of its responses, by status. Omitted: none besides those of `commonErrors`.
    */
@@ -37,6 +46,14 @@ export interface RouteDefinition {
    * errors every route may answer (`commonErrors`).
    */
   readonly errors?: Readonly<Partial<Record<ErrorStatus, string>>>
+}
+
+/** An OpenAPI link: another operation, and where its parameters come from in a response. */
+export interface RouteLink {
+  readonly operationId: string
+  /** Each parameter's runtime expression: `$response.body#/id`. */
+  readonly parameters: Readonly<Record<string, string>>
+  readonly description: string
 }
 
 /**
@@ -62,6 +79,20 @@ const errorRef = ref(ErrorBody, { description: 'Unexpected error' })
 
 const taskId = TaskParams
 
+/** The tasks of GET /tasks as NDJSON: one Task's JSON a line (Accept: application/x-ndjson). */
+const TaskLines = Type.String({
+  contentMediaType: 'application/x-ndjson',
+  contentSchema: Type.Array(ref(Task)),
+  description: 'One Task as JSON per line, in the order asked for; streamed.',
+})
+
+/** The operations a created task's id leads to. */
+const byCreatedId = (operationId: string, description: string): RouteLink => ({
+  operationId,
+  parameters: { id: '$response.body#/id' },
+  description,
+})
+
 /** The routes of the tasklane API, keyed by operationId. */
 export const routes = {
   getTasks: {
@@ -75,6 +106,7 @@ export const routes = {
       'Deleted tasks are never listed. A full page carries a Link header to the next one. Tasklane-Seq says which changes the answer reflects (one consistent snapshot, also for a streamed list). With Accept: application/x-ndjson the same tasks come as one Task JSON per line (Content-Type: application/x-ndjson), streamed.',
     querystring: ListTasksQuery,
     response: { 200: Type.Array(ref(Task), { description: 'Success' }), default: errorRef },
+    media: { 200: { 'application/x-ndjson': TaskLines } },
     responseHeaders: { 200: ['Link', 'Tasklane-Seq'] },
     errors: { 400: 'A query parameter is unknown, repeated, empty or out of its range.' },
   },
@@ -84,9 +116,18 @@ export const routes = {
     path: '/task',
     tags: ['task'],
     summary: 'Create a task.',
+    description:
+      'The body is a NewTask: a name, and optionally a tag and a status. 201 with the Task, its Location and ETag, once it is committed. With an Idempotency-Key a repeated request answers the first response again (Idempotent-Replayed: true) rather than creating another task.',
     headers: CreateTaskHeaders,
     body: ref(NewTask),
     response: { 201: ref(Task, { description: 'Created' }), default: errorRef },
+    links: {
+      201: {
+        GetTask: byCreatedId('getTask', 'Read the task just created.'),
+        UpdateTask: byCreatedId('updateTask', 'Change the task just created.'),
+        DeleteTask: byCreatedId('deleteTask', 'Delete the task just created.'),
+      },
+    },
     responseHeaders: { 201: ['Location', 'ETag', 'Tasklane-Seq', 'Idempotent-Replayed'] },
     errors: {
       400: 'The body is not a valid NewTask (the message names the field), or the Idempotency-Key is not valid.',
@@ -128,6 +169,7 @@ export const routes = {
     params: taskId,
     headers: ChangeTaskHeaders,
     body: ref(TaskPatch),
+    consumes: ['application/merge-patch+json', 'application/json'],
     response: {
       200: ref(Task, { description: 'Success: the task after the change' }),
       default: errorRef,
@@ -170,6 +212,8 @@ export const routes = {
     tags: ['tasks'],
     summary:
       "Follow every change to tasks: a Server-Sent Events feed of created, updated and deleted events that never skips a task's latest change.",
+    description:
+      'Without after or Last-Event-ID the feed starts with the changes made after the request; with them, it first sends each task changed since that seq, once, in its latest state. List the tasks, then watch after the Tasklane-Seq of the listing: nothing is missed, nothing repeated.',
     querystring: WatchTasksQuery,
     headers: WatchTasksHeaders,
     response: {
