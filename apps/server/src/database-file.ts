@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync } from 'node:fs'
+import { accessSync, constants, existsSync, rmSync } from 'node:fs'
 import { dirname } from 'node:path'
 
 /** The nearest directory of `path` that exists (the server creates the missing ones). */
@@ -37,4 +37,27 @@ export function unwritableDatabase(filename: string): Error | undefined {
     })
   }
   return undefined
+}
+
+/**
+ * What opening `filename` is about to create, to take away again if the start fails (the
+ * port is taken): the outermost of its directories that does not exist yet, or else the
+ * file and those of its WAL, shared-memory and journal files that do not exist; nothing
+ * when the file is there already.
+ */
+export function newDatabasePaths(filename: string): string[] {
+  if (filename === ':memory:' || existsSync(filename)) return []
+  let outermost: string | undefined
+  for (let dir = dirname(filename); !existsSync(dir) && dirname(dir) !== dir; dir = dirname(dir)) {
+    outermost = dir
+  }
+  if (outermost !== undefined) return [outermost]
+  return ['', '-wal', '-shm', '-journal']
+    .map((suffix) => `${filename}${suffix}`)
+    .filter((path) => !existsSync(path))
+}
+
+/** Removes what `newDatabasePaths` named (and the start made since). */
+export function removeNewDatabase(paths: readonly string[]): void {
+  for (const path of paths) rmSync(path, { recursive: true, force: true })
 }

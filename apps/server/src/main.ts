@@ -1,7 +1,6 @@
 // Only what reads the command line is imported up front: the app, the storage and their
 // dependencies load after tracing has started, if it is to start (see tracing.ts).
-import { existsSync } from 'node:fs'
-import { unwritableDatabase } from './database-file.js'
+import { newDatabasePaths, removeNewDatabase, unwritableDatabase } from './database-file.js'
 import { ConfigError } from './settings/config-error.js'
 import { helpText } from './settings/help.js'
 import { parseCommandLine } from './settings/parse.js'
@@ -40,31 +39,34 @@ async function main(): Promise<void> {
     if (unwritable) throw new StorageOpenError(settings.storage, unwritable)
   }
   // A path that names no file yet: a new, empty database is made there (say so, in case
-  // the server was started from another directory than meant).
-  const creating = settings.storage.kind === 'sqlite' && !existsSync(settings.storage.filename)
+  // the server was started from another directory than meant), and taken away again if
+  // the server cannot listen.
+  const created =
+    settings.storage.kind === 'sqlite' ? newDatabasePaths(settings.storage.filename) : []
+  const creating = created.length > 0
   const storage = await openStorage(settings.storage)
-  // Log lines are written asynchronously (pino flushes what is left when the process exits):
-  // written synchronously, each request's line blocked the event loop whenever the disk was
-  // busy, as it is during every durable commit's fsync when the log shares the disk.
-  const { destination } = await import('pino')
-  const stream = destination({ dest: 1, sync: false })
+  const { logDestination } = await import('./log-destination.js')
+  const stream = await logDestination(settings.logFormat)
   const app = await buildApp({ storage, settings, logger: { level: settings.logLevel, stream } })
   app.log.info(
     { version, settings: printable(settings), maxConnections: app.server.maxConnections },
     'starting',
   )
   const tasks = await storage.countTasks()
+  try {
+    await app.listen({ port: settings.port, host: settings.host })
+  } catch (error) {
+    await app.close()
+    await storage.close()
+    removeNewDatabase(created)
+    throw listenError(error, settings.host, settings.port)
+  }
   app.log.info(
     { tasks },
     creating
       ? 'created a new, empty database'
       : `opened a database of ${tasks} task${tasks === 1 ? '' : 's'}`,
   )
-  try {
-    await app.listen({ port: settings.port, host: settings.host })
-  } catch (error) {
-    throw listenError(error, settings.host, settings.port)
-  }
 
   let stopping = false
   const stop = async (signal: string) => {
@@ -117,11 +119,11 @@ function listenError(error: unknown, host: string, port: number): unknown {
   switch ((error as { code?: unknown }).code) {
     case 'EADDRINUSE':
       return new ConfigError(
-        `Port ${port} is already in use on ${host}; pick another with PORT=${other} (or --port ${other}).`,
+        `Port ${port} is already in use on ${host}; pick another with PORT=${other} (or --port ${other}), or PORT=0 for any free port.`,
       )
     case 'EACCES':
       return new ConfigError(
-        `Not allowed to listen on ${where} (ports below 1024 need privileges); pick another with PORT=${other}.`,
+        `Not allowed to listen on ${where} (ports below 1024 need privileges); pick another with PORT=${other}, or PORT=0 for any free port.`,
       )
     case 'EADDRNOTAVAIL':
       return new ConfigError(

@@ -6,7 +6,7 @@ import { NodeSDK, resources } from '@opentelemetry/sdk-node'
 import { createAddHookMessageChannel } from 'import-in-the-middle'
 
 /** Requests that are not worth a trace: probes and scrapes, which arrive every few seconds. */
-const UNTRACED = /^\/(health\/|metrics(\?|$))/
+const UNTRACED = /^\/(health([/?]|$)|metrics(\?|$))/
 
 /**
  * Starts OpenTelemetry tracing: spans of incoming HTTP requests (continuing an incoming W3C

@@ -1,5 +1,6 @@
+import { exchange } from '@tasklane/testing/raw-http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { expectError } from './support/http.js'
+import { expectError, rawPostTask } from './support/http.js'
 import { startServer, type TestServer } from './support/server.js'
 
 const TOKEN = 'tl_0123456789abcdef'
@@ -25,6 +26,18 @@ const createWith = (headers: Record<string, string>, name: string) =>
   })
 
 describe('API token (API_TOKEN)', () => {
+  it('answers 401 to a request with Expect: 100-continue before its body is sent', async () => {
+    const response = await exchange(
+      server.port,
+      rawPostTask(
+        ['Content-Type: application/json', 'Expect: 100-continue', 'Content-Length: 12'],
+        '',
+      ),
+    )
+    expect(response.statusLine).toBe('HTTP/1.1 401 Unauthorized')
+    await expectError(response, 401, MISSING)
+  })
+
   it.each([
     ['GET', '/tasks'],
     ['GET', '/tasks/1'],
@@ -78,7 +91,7 @@ describe('API token (API_TOKEN)', () => {
     expect(list.json()).toEqual([created.json()])
   })
 
-  it.each(['/health/live', '/health/ready', '/openapi.json', '/docs'])(
+  it.each(['/health', '/health/live', '/health/ready', '/openapi.json', '/docs'])(
     'keeps GET %s public',
     async (url) => {
       const response = await server.app.inject({ url })
@@ -98,7 +111,10 @@ describe('API token (API_TOKEN)', () => {
     expect(response.body).not.toContain('authorized')
   })
 
-  it.each(['/docsx', '/docs-foo'])('does not treat %s as the public /docs', async (url) => {
-    await expectError(await server.app.inject({ url }), 401, MISSING)
-  })
+  it.each(['/docsx', '/docs-foo', '/healthz', '/health-foo'])(
+    'does not treat %s as public',
+    async (url) => {
+      await expectError(await server.app.inject({ url }), 401, MISSING)
+    },
+  )
 })

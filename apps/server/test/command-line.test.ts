@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs'
-import { type AddressInfo, createServer } from 'node:net'
-import { join, relative } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { readdirSync, readFileSync } from 'node:fs'
+import { type AddressInfo, createServer, type Server } from 'node:net'
+import { dirname, join, relative } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { envName, SettingsSchema } from '../src/settings/schema.js'
 import { createTask } from './support/http.js'
 import { killAll, runServer, SERVER_DIR, startServerProcess } from './support/processes.js'
@@ -38,27 +38,72 @@ describe('node dist/main.js --version', () => {
 })
 
 describe('node dist/main.js on a port that is taken', () => {
-  it('exits 2 with one line naming the port and how to pick another', async () => {
-    const taken = createServer()
+  let taken: Server
+  let port: number
+  beforeAll(async () => {
+    taken = createServer()
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve))
-    const port = (taken.address() as AddressInfo).port
+    port = (taken.address() as AddressInfo).port
+  })
+  afterAll(() => taken?.close())
+
+  const start = (databaseUrl: string) =>
+    runServer([], {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: 'silent',
+    })
+
+  it('exits 2 with one line naming the port, how to pick another and that PORT=0 picks a free one', async () => {
     const testDatabase = await createTestDatabase()
     try {
-      const { status, stderr } = runServer([], {
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATABASE_URL: testDatabase.url,
-        LOG_LEVEL: 'silent',
-      })
+      const { status, stderr } = start(testDatabase.url)
       expect({ status, stderr }).toEqual({
         status: 2,
-        stderr: `Port ${port} is already in use on 127.0.0.1; pick another with PORT=3000 (or --port 3000).\n`,
+        stderr: `Port ${port} is already in use on 127.0.0.1; pick another with PORT=3000 (or --port 3000), or PORT=0 for any free port.\n`,
       })
     } finally {
-      taken.close()
       await testDatabase.drop()
     }
   }, 30_000)
+
+  describe.runIf(backend === 'sqlite')('on SQLite', () => {
+    it('leaves no new, empty database file behind', async () => {
+      const testDatabase = await createTestDatabase()
+      try {
+        expect(start(testDatabase.url).status).toBe(2)
+        expect(readdirSync(dirname(testDatabase.url))).toEqual([])
+      } finally {
+        await testDatabase.drop()
+      }
+    }, 30_000)
+
+    it('leaves no directory it made for the new database behind', async () => {
+      const testDatabase = await createTestDatabase()
+      const dir = dirname(testDatabase.url)
+      try {
+        expect(start(join(dir, 'made/for/it/tasks.db')).status).toBe(2)
+        expect(readdirSync(dir)).toEqual([])
+      } finally {
+        await testDatabase.drop()
+      }
+    }, 30_000)
+
+    it('keeps a database that was there before, with its tasks', async () => {
+      const testDatabase = await createTestDatabase()
+      try {
+        await testDatabase.migrate()
+        await testDatabase.insertMany(2)
+        expect(start(testDatabase.url).status).toBe(2)
+        expect(
+          await testDatabase.use((db) => db.selectFrom('tasks').select('id').execute()),
+        ).toHaveLength(2)
+      } finally {
+        await testDatabase.drop()
+      }
+    }, 30_000)
+  })
 })
 
 describe('node dist/main.js with a setting it cannot use', () => {

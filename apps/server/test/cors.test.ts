@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { API_SECURITY_HEADERS, expectError } from './support/http.js'
 import { startServer, type TestServer } from './support/server.js'
 
 const ALLOWED = 'http://app.example.test'
@@ -111,6 +112,29 @@ describe('CORS on (CORS_ORIGINS)', () => {
     expect(response.statusCode).toBe(400)
     expect(response.headers['access-control-allow-origin']).toBe(ALLOWED)
   })
+
+  it.each([
+    ['without Origin', { 'access-control-request-method': 'POST' }, 'an Origin header'],
+    [
+      'without Access-Control-Request-Method',
+      { origin: ALLOWED },
+      'an Access-Control-Request-Method header',
+    ],
+    ['without either', {}, 'an Origin and an Access-Control-Request-Method header'],
+    [
+      'with an empty Origin',
+      { origin: '', 'access-control-request-method': 'GET' },
+      'an Origin header',
+    ],
+  ])(
+    'answers an OPTIONS %s with 400 in the Error shape, with the security headers',
+    async (_label, headers, missing) => {
+      const response = await server.app.inject({ method: 'OPTIONS', url: '/tasks', headers })
+      await expectError(response, 400, `A CORS preflight (OPTIONS) must carry ${missing}.`)
+      expect(response.headers).toMatchObject(API_SECURITY_HEADERS)
+      expect(response.headers['x-request-id']).toBeDefined()
+    },
+  )
 
   it('grants nothing to an origin that is not listed', async () => {
     const list = await server.app.inject({ url: '/tasks', headers: { origin: OTHER } })

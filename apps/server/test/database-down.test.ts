@@ -32,8 +32,8 @@ describe('when the database is unreachable', () => {
     expect((await get(server, '/health/live')).status).toBe(200)
   })
 
-  it('GET /health/ready returns 503 with Retry-After', async () => {
-    await expectOpaque(await get(server, '/health/ready'), 503, UNAVAILABLE)
+  it.each(['/health/ready', '/health'])('GET %s returns 503 with Retry-After', async (path) => {
+    await expectOpaque(await get(server, path), 503, UNAVAILABLE)
   })
 
   it('GET /tasks returns 503 without revealing internals', async () => {

@@ -1,41 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Storage } from '../src/storage/open-storage.js'
 import { subscribe } from './support/events.js'
+import { holdingCommits } from './support/holding-commits.js'
 import { expectError, get } from './support/http.js'
 import { parseMetrics, type Sample, samplesOf, sampleValue } from './support/metrics.js'
 import { startServer, type TestServer } from './support/server.js'
 
 const TOKEN = 'metrics-test-token'
 const auth = { authorization: `Bearer ${TOKEN}` }
-
-/** Holds every commit, once `hold` is called, until `release` is: to see the write queue fill. */
-function holdingCommits() {
-  let release = () => {}
-  let held = Promise.resolve()
-  let calls = 0
-  const wrapStorage = (storage: Storage): Storage => ({
-    ...storage,
-    write: async (items, now, notBefore) => {
-      calls++
-      await held
-      return storage.write(items, now, notBefore)
-    },
-  })
-  return {
-    wrapStorage,
-    hold() {
-      calls = 0
-      held = new Promise((resolve) => {
-        release = resolve
-      })
-    },
-    /** Resolves once `n` commits have started (and are held) since `hold`. */
-    async started(n: number) {
-      while (calls < n) await new Promise((resolve) => setImmediate(resolve))
-    },
-    release: () => release(),
-  }
-}
 
 let server: TestServer
 const commits = holdingCommits()

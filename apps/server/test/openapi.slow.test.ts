@@ -10,6 +10,7 @@ import { onPostgres } from './support/test-database.js'
 const run = promisify(execFile)
 const BIN = resolve(import.meta.dirname, '../node_modules/.bin')
 const REDOCLY = join(BIN, 'redocly')
+const SPECTRAL = join(BIN, 'spectral')
 const TSC = resolve(import.meta.dirname, '../../../node_modules/.bin/tsc')
 
 /** Uses the generated types as a client of the document would. */
@@ -123,6 +124,30 @@ describe.skipIf(onPostgres)('the OpenAPI document at /openapi.json', () => {
       }
       expect(report.problems.map((p) => `${p.ruleId}: ${p.message}`)).toEqual([])
       expect(report.totals).toMatchObject({ errors: 0, warnings: 0 })
+    },
+    60_000,
+  )
+
+  it.each(Object.keys(configurations))(
+    'passes Spectral lint (spectral:oas) with no error and no warning %s',
+    async (name) => {
+      const file = join(dir, `spectral-${name.replace(/\W+/g, '-')}.json`)
+      await writeFile(file, documents.get(name)?.text ?? '')
+      const ruleset = join(dir, '.spectral.json')
+      await writeFile(ruleset, JSON.stringify({ extends: ['spectral:oas'] }))
+      const { stdout } = await run(
+        SPECTRAL,
+        ['lint', file, '--ruleset', ruleset, '--format', 'json', '--quiet'],
+        {
+          env: { ...process.env, NO_COLOR: '1' },
+        },
+      ).catch((error: { stdout: string }) => error)
+      const problems = JSON.parse(stdout || '[]') as {
+        code: string
+        message: string
+        path: string[]
+      }[]
+      expect(problems.map((p) => `${p.code}: ${p.message} at ${p.path.join('.')}`)).toEqual([])
     },
     60_000,
   )

@@ -14,7 +14,7 @@ afterAll(async () => {
 
 interface OpenApiDocument {
   openapi: string
-  info: { title: string; version: string }
+  info: { title: string; version: string; contact?: object }
   tags: { name: string }[]
   paths: Record<
     string,
@@ -22,11 +22,20 @@ interface OpenApiDocument {
       string,
       {
         operationId?: string
+        description?: string
         tags?: string[]
+        requestBody?: { content?: Record<string, { schema?: unknown }> }
         parameters?: { in: string; name: string }[]
         responses?: Record<
           string,
-          { content?: Record<string, { schema?: { description?: string } }> }
+          {
+            description?: string
+            content?: Record<string, { schema?: { description?: string } }>
+            links?: Record<
+              string,
+              { operationId: string; parameters: object; description?: string }
+            >
+          }
         >
       }
     >
@@ -111,6 +120,56 @@ describe('GET /openapi.json', () => {
     expect(headers('delete')).toEqual(['if-match', 'idempotency-key'])
   })
 
+  it('says of PATCH that {} is a 400 and a patch equal to the task a 200 with the task unchanged', () => {
+    const patch = document.paths['/tasks/{id}']?.patch
+    expect(patch?.description).toContain(
+      "A patch whose values equal the task's answers 200 with the task as it is (same version, same updatedAt, no event).",
+    )
+    expect(patch?.description).not.toContain('changes nothing')
+    expect(patch?.responses?.['400']?.description).toBe(
+      'The id, the patch (the message names the field), If-Match or the Idempotency-Key is not valid, or the patch is empty ({}); a patch equal to the task is no error (200).',
+    )
+  })
+
+  it('takes a PATCH body as application/merge-patch+json or application/json', () => {
+    const content = document.paths['/tasks/{id}']?.patch?.requestBody?.content ?? {}
+    expect(Object.keys(content)).toEqual(['application/merge-patch+json', 'application/json'])
+    for (const media of Object.values(content)) {
+      expect(media.schema).toEqual({ $ref: '#/components/schemas/TaskPatch' })
+    }
+  })
+
+  it('answers GET /tasks as a JSON array or as NDJSON, one Task a line', () => {
+    const content = document.paths['/tasks']?.get?.responses?.['200']?.content ?? {}
+    expect(Object.keys(content)).toEqual(['application/json', 'application/x-ndjson'])
+    expect(content['application/json']?.schema).toMatchObject({
+      type: 'array',
+      items: { $ref: '#/components/schemas/Task' },
+    })
+    expect(content['application/x-ndjson']?.schema).toMatchObject({
+      type: 'string',
+      contentMediaType: 'application/x-ndjson',
+      contentSchema: { type: 'array', items: { $ref: '#/components/schemas/Task' } },
+    })
+  })
+
+  it('links a created task to reading, changing and deleting it by its id', () => {
+    const links = document.paths['/task']?.post?.responses?.['201']?.links
+    const byId = { id: '$response.body#/id' }
+    expect(links).toEqual({
+      GetTask: expect.objectContaining({ operationId: 'getTask', parameters: byId }),
+      UpdateTask: expect.objectContaining({ operationId: 'updateTask', parameters: byId }),
+      DeleteTask: expect.objectContaining({ operationId: 'deleteTask', parameters: byId }),
+    })
+    for (const link of Object.values(links ?? {})) expect(link.description).toMatch(/\w/)
+  })
+
+  it('describes every operation, and names a contact', () => {
+    const operations = Object.values(document.paths).flatMap((methods) => Object.values(methods))
+    expect(operations.filter((operation) => !operation.description)).toEqual([])
+    expect(document.info.contact).toEqual({ name: expect.any(String), url: expect.any(String) })
+  })
+
   it('declares the tags tasks and task', () => {
     expect(document.tags.map((tag) => tag.name).sort()).toEqual(['task', 'tasks'])
   })
@@ -157,9 +216,12 @@ describe('health', () => {
     expect(await jsonBody(response)).toEqual({ status: 'ok' })
   })
 
-  it('GET /health/ready returns 200 when the database is reachable', async () => {
-    const response = await get(server, '/health/ready')
-    expect(response.status).toBe(200)
-    expect(await jsonBody(response)).toEqual({ status: 'ok' })
-  })
+  it.each(['/health/ready', '/health'])(
+    'GET %s returns 200 when the database is reachable',
+    async (path) => {
+      const response = await get(server, path)
+      expect(response.status).toBe(200)
+      expect(await jsonBody(response)).toEqual({ status: 'ok' })
+    },
+  )
 })

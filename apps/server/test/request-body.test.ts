@@ -1,4 +1,4 @@
-import { exchange } from '@tasklane/testing/raw-http'
+import { exchange, openConnection } from '@tasklane/testing/raw-http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { expectError, lengthOf, listAll, postRaw, rawPostTask } from './support/http.js'
 import { startServer, type TestServer } from './support/server.js'
@@ -100,5 +100,42 @@ describe('POST /task body size', () => {
     expect(response.status).toBe(400)
     expect(JSON.parse(response.body)).toEqual({ code: 400, message: expect.any(String) })
     expect((await listAll(server)).length).toBe(before)
+  })
+})
+
+// A client that sends Expect: 100-continue waits for "100 Continue" before it uploads the
+// body (RFC 9110, 10.1.1): a request refused for what its head says is refused before that.
+describe('POST /task with Expect: 100-continue', () => {
+  const EXPECT = 'Expect: 100-continue'
+
+  it('returns 413 without 100 Continue when Content-Length is over 64 KiB', async () => {
+    const response = await exchange(
+      server.port,
+      rawPostTask([JSON_TYPE, EXPECT, 'Content-Length: 70000'], ''),
+    )
+    expect(response.statusLine).toBe('HTTP/1.1 413 Payload Too Large')
+    await expectError(response, 413, TOO_LARGE)
+  })
+
+  it('returns 415 without 100 Continue when the Content-Type is not JSON', async () => {
+    const response = await exchange(
+      server.port,
+      rawPostTask(['Content-Type: text/plain', EXPECT, 'Content-Length: 12'], ''),
+    )
+    expect(response.statusLine).toBe('HTTP/1.1 415 Unsupported Media Type')
+  })
+
+  it('sends 100 Continue once the body is wanted, then the answer', async () => {
+    const body = JSON.stringify({ name: 'sent after 100 Continue' })
+    const connection = openConnection(server.port)
+    await connection.connected
+    connection.write(rawPostTask([JSON_TYPE, EXPECT, lengthOf(body)], ''))
+    const [interim] = await connection.responsesUntil(1)
+    expect(interim?.statusLine).toBe('HTTP/1.1 100 Continue')
+    connection.write(body)
+    const [, final] = await connection.responsesUntil(2)
+    expect(final?.status).toBe(201)
+    expect(JSON.parse(final?.body ?? '')).toMatchObject({ name: 'sent after 100 Continue' })
+    connection.socket.destroy()
   })
 })

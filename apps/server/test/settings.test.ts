@@ -1,7 +1,7 @@
 // Every setting's parsing, defaults, ranges and refusals: over 300 lines because each
 // setting's rules are tests of their own.
 import { resolve } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { ConfigError } from '../src/settings/config-error.js'
 import { parseDatabaseUrl } from '../src/settings/database-url.js'
 import { RESERVED_DESCRIPTORS } from '../src/settings/descriptor-limit.js'
@@ -68,6 +68,7 @@ describe('loadSettings', () => {
       host: '127.0.0.1',
       readyTimeoutMs: 1000,
       logLevel: 'info',
+      logFormat: 'auto',
       corsOrigins: [],
       apiToken: undefined,
       rateLimit: 0,
@@ -92,6 +93,7 @@ describe('loadSettings', () => {
         DATABASE_URL: POSTGRES,
         DATABASE_POOL_SIZE: '25',
         LOG_LEVEL: 'warn',
+        LOG_FORMAT: 'json',
         CORS_ORIGINS: 'https://a.example',
         API_TOKEN: 'tl_secret',
         RATE_LIMIT: '100',
@@ -109,6 +111,7 @@ describe('loadSettings', () => {
       host: '0.0.0.0',
       storage: { kind: 'postgres', url: POSTGRES, poolSize: 25 },
       logLevel: 'warn',
+      logFormat: 'json',
       corsOrigins: ['https://a.example'],
       apiToken: 'tl_secret',
       rateLimit: 100,
@@ -290,6 +293,25 @@ describe('MAX_STREAMS and READY_TIMEOUT_MS', () => {
       'READY_TIMEOUT_MS "soon" is not a whole number from 1 to 2147483647.',
     )
   })
+
+  // The size past which a listing streams is the listing's to decide: a copy of it in the
+  // description would go on saying the old number once the listing changes it.
+  it("describes MAX_STREAMS with the listing's page size, whatever it is", async () => {
+    vi.resetModules()
+    vi.doMock('../src/tasks/listing.js', async (original) => ({
+      ...(await original<object>()),
+      BUFFERED_PAGE_MAX: 2500,
+    }))
+    try {
+      const { SettingsSchema: schema } = await import('../src/settings/schema.js')
+      expect(schema.properties.maxStreams.description).toContain(
+        'GET /tasks without limit, or with one over 2500, when more than 2500 tasks match',
+      )
+    } finally {
+      vi.doUnmock('../src/tasks/listing.js')
+      vi.resetModules()
+    }
+  })
 })
 
 // A timer of 2^31 ms or more fires at once (Node clamps it to 1 ms): such a timeout would
@@ -424,6 +446,14 @@ describe('GROUP_COMMIT', () => {
 
   it('refuses anything else', () => {
     expect(refusal({ GROUP_COMMIT: 'maybe' })).toBe('GROUP_COMMIT "maybe" is not on or off.')
+  })
+
+  it('says in --help that creates, changes and deletes all share commits', () => {
+    const line = helpText()
+      .split('\n')
+      .find((row) => row.includes('GROUP_COMMIT'))
+    expect(line).toMatch(/creates, changes and deletes that arrive together share one commit/)
+    expect(line).toMatch(/off: one commit per write/)
   })
 })
 

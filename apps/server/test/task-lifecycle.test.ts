@@ -13,6 +13,7 @@ import {
   patchRaw,
   patchTask,
   postJson,
+  postRaw,
   seqOf,
 } from './support/http.js'
 import { startServer, type TestServer } from './support/server.js'
@@ -176,6 +177,30 @@ describe('PATCH /tasks/{id}', () => {
       'Content-Type must be application/merge-patch+json or application/json.',
     )
     expect(await jsonBody(await get(server, `/tasks/${task.id}`))).toEqual(task)
+  })
+
+  it.each([
+    ['another media type', { 'content-type': 'text/plain' }],
+    ['no Content-Type', { 'content-type': '' }],
+    ['JSON in another charset', { 'content-type': 'application/json; charset=latin1' }],
+  ])(
+    'names the patch formats it takes in Accept-Patch on a 415 for %s (RFC 5789)',
+    async (_label, headers) => {
+      const task = await createTask(server, { name: 'Untouched' })
+      const response = await (headers['content-type'] === ''
+        ? fetch(`${server.url}/tasks/${task.id}`, { method: 'PATCH' })
+        : patchRaw(server, task.id, '{"name":"a"}', headers))
+      expect(response.status).toBe(415)
+      expect(response.headers.get('accept-patch')).toBe(
+        'application/merge-patch+json, application/json',
+      )
+    },
+  )
+
+  it('sends no Accept-Patch on a 415 of POST /task', async () => {
+    const response = await postRaw(server, '{"name":"a"}', 'text/plain')
+    expect(response.status).toBe(415)
+    expect(response.headers.get('accept-patch')).toBeNull()
   })
 
   it('answers 404 for an unknown task and for a deleted one', async () => {

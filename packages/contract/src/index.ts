@@ -32,6 +32,7 @@ export {
 export {
   commonErrors,
   type RouteDefinition,
+  type RouteLink,
   responsesOf,
   routes,
   type ServerFeatures,

@@ -15,7 +15,16 @@ export interface RouteDefinition {
   readonly params?: TSchema
   readonly headers?: TSchema
   readonly body?: TSchema
+  /** The media types the body may have, when not only `application/json`. */
+  readonly consumes?: readonly string[]
   readonly response: Readonly<Record<number | 'default', TSchema>>
+  /**
+   * Bodies a client may ask for instead of JSON (with Accept), by status and media type:
+   * the document lists them beside JSON's, which the response schema gives.
+   */
+  readonly media?: Readonly<Partial<Record<number, Readonly<Record<string, TSchema>>>>>
+  /** OpenAPI links from a response, by status: the operations its values lead to. */
+  readonly links?: Readonly<Partial<Record<number, Readonly<Record<string, RouteLink>>>>>
   /**
    * The headers of its responses, by status. Omitted: none besides those of `commonErrors`.
    */
@@ -25,4 +34,12 @@ export interface RouteDefinition {
    * errors every route may answer (`commonErrors`).
    */
   readonly errors?: Readonly<Partial<Record<ErrorStatus, string>>>
+}
+
+/** An OpenAPI link: another operation, and where its parameters come from in a response. */
+export interface RouteLink {
+  readonly operationId: string
+  /** Each parameter's runtime expression: `$response.body#/id`. */
+  readonly parameters: Readonly<Record<string, string>>
+  readonly description: string
 }

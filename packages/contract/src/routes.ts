@@ -14,9 +14,9 @@ import {
   WatchTasksQuery,
 } from './parameters.js'
 import { type ResponseHeaderName, responseHeaders } from './response-headers.js'
-import type { RouteDefinition } from './route-definition.js'
+import type { RouteDefinition, RouteLink } from './route-definition.js'
 
-export type { RouteDefinition } from './route-definition.js'
+export type { RouteDefinition, RouteLink } from './route-definition.js'
 
 import { DeletedTask, NewTask, ref, Task, TaskPatch } from './task.js'
 import { CreatedToken, Me, NewToken, Token } from './token.js'
@@ -44,6 +44,20 @@ const errorRef = ref(ErrorBody, { description: 'Unexpected error' })
 
 const taskId = TaskParams
 
+/** The tasks of GET /tasks as NDJSON: one Task's JSON a line (Accept: application/x-ndjson). */
+const TaskLines = Type.String({
+  contentMediaType: 'application/x-ndjson',
+  contentSchema: Type.Array(ref(Task)),
+  description: 'One Task as JSON per line, in the order asked for; streamed.',
+})
+
+/** The operations a created task's id leads to. */
+const byCreatedId = (operationId: string, description: string): RouteLink => ({
+  operationId,
+  parameters: { id: '$response.body#/id' },
+  description,
+})
+
 /** The routes of tasks and their change feed, keyed by operationId. */
 const taskRoutes = {
   getTasks: {
@@ -57,6 +71,7 @@ const taskRoutes = {
       'Deleted tasks are never listed. A full page carries a Link header to the next one. Tasklane-Seq says which changes the answer reflects (one consistent snapshot, also for a streamed list). With Accept: application/x-ndjson the same tasks come as one Task JSON per line (Content-Type: application/x-ndjson), streamed.',
     querystring: ListTasksQuery,
     response: { 200: Type.Array(ref(Task), { description: 'Success' }), default: errorRef },
+    media: { 200: { 'application/x-ndjson': TaskLines } },
     responseHeaders: { 200: ['Link', 'Tasklane-Seq'] },
     errors: { 400: 'A query parameter is unknown, repeated, empty or out of its range.' },
   },
@@ -66,9 +81,18 @@ const taskRoutes = {
     path: '/task',
     tags: ['task'],
     summary: 'Create a task.',
+    description:
+      'The body is a NewTask: a name, and optionally a tag and a status. 201 with the Task, its Location and ETag, once it is committed. With an Idempotency-Key a repeated request answers the first response again (Idempotent-Replayed: true) rather than creating another task.',
     headers: CreateTaskHeaders,
     body: ref(NewTask),
     response: { 201: ref(Task, { description: 'Created' }), default: errorRef },
+    links: {
+      201: {
+        GetTask: byCreatedId('getTask', 'Read the task just created.'),
+        UpdateTask: byCreatedId('updateTask', 'Change the task just created.'),
+        DeleteTask: byCreatedId('deleteTask', 'Delete the task just created.'),
+      },
+    },
     responseHeaders: { 201: ['Location', 'ETag', 'Tasklane-Seq', 'Idempotent-Replayed'] },
     errors: {
       400: 'The body is not a valid NewTask (the message names the field), or the Idempotency-Key is not valid.',
@@ -106,22 +130,23 @@ const taskRoutes = {
     tags: ['task'],
     summary: 'Change a task: rename it, retag it, mark it done or open again.',
     description:
-      'The body is a JSON Merge Patch (RFC 7396) of name, tag and status, as application/merge-patch+json or application/json; "tag": null removes the tag. With If-Match, the change happens only if the task still has one of its ETags (else 412 with the current ETag). A patch that changes nothing answers the task as it is (same version, no event).',
+      'The body is a JSON Merge Patch (RFC 7396) of name, tag and status, as application/merge-patch+json or application/json; "tag": null removes the tag. With If-Match, the change happens only if the task still has one of its ETags (else 412 with the current ETag). An empty patch ({}) is a 400. A patch whose values equal the task\'s answers 200 with the task as it is (same version, same updatedAt, no event).',
     params: taskId,
     headers: ChangeTaskHeaders,
     body: ref(TaskPatch),
+    consumes: ['application/merge-patch+json', 'application/json'],
     response: {
       200: ref(Task, { description: 'Success: the task after the change' }),
       default: errorRef,
     },
     responseHeaders: { 200: ['ETag', 'Tasklane-Seq', 'Idempotent-Replayed'] },
     errors: {
-      400: 'The id, the patch (the message names the field), If-Match or the Idempotency-Key is not valid, or the patch changes nothing.',
+      400: 'The id, the patch (the message names the field), If-Match or the Idempotency-Key is not valid, or the patch is empty ({}); a patch equal to the task is no error (200).',
       404: 'No task has this id, or it was deleted.',
       409: 'A request with the same Idempotency-Key is still in flight.',
       412: "If-Match does not name the task's current ETag (sent back in ETag); nothing changed.",
       413: 'The body is larger than 64 KiB.',
-      415: 'The body is not application/merge-patch+json or application/json.',
+      415: 'The body is not application/merge-patch+json or application/json; Accept-Patch names both.',
       422: 'The Idempotency-Key was used before with a different request.',
     },
   },
@@ -152,6 +177,8 @@ const taskRoutes = {
     tags: ['tasks'],
     summary:
       "Follow every change to tasks: a Server-Sent Events feed of created, updated and deleted events that never skips a task's latest change.",
+    description:
+      'Without after or Last-Event-ID the feed starts with the changes made after the request; with them, it first sends each task changed since that seq, once, in its latest state. List the tasks, then watch after the Tasklane-Seq of the listing: nothing is missed, nothing repeated.',
     querystring: WatchTasksQuery,
     headers: WatchTasksHeaders,
     response: {

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 import secureJson from 'secure-json-parse'
 import { HttpError } from './http-error.js'
+import { LONE_SURROGATE } from './validation-message.js'
 
 /** UTF-8 that fails on a malformed sequence rather than storing U+FFFD in its place. */
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
@@ -11,11 +12,26 @@ function charsetOf(contentType: string | undefined): string | undefined {
   return match?.[2]?.toLowerCase()
 }
 
+/** JSON text that may hold an unpaired surrogate: only an escape can (the bytes are UTF-8). */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/
+
+/** The path (`notes.inner`) of the first string in `value` with an unpaired surrogate. */
+function unpairedSurrogateAt(value: unknown, path: string[] = []): string | undefined {
+  if (typeof value === 'string') return LONE_SURROGATE.test(value) ? path.join('.') : undefined
+  if (value === null || typeof value !== 'object') return undefined
+  for (const [key, inner] of Object.entries(value)) {
+    const found = unpairedSurrogateAt(inner, [...path, key])
+    if (found !== undefined) return found
+  }
+  return undefined
+}
+
 /**
  * The JSON body parser: like Fastify's, with a precise message for each way a body fails.
  * JSON is UTF-8 (RFC 8259): another charset is a 415, and bytes that are not UTF-8 a
  * 400, never text altered by replacement characters. Keys that could poison prototypes
- * (`__proto__`, `constructor.prototype`) are refused.
+ * (`__proto__`, `constructor.prototype`) are refused, and so is a string holding an
+ * unpaired surrogate (`"\ud800"`).
  */
 export function parseJsonBody(
   request: FastifyRequest,
@@ -59,6 +75,13 @@ export function parseJsonBody(
           : 'The request body is not valid JSON.',
       ),
     )
+    return
+  }
+  // Refused here, not by the schemas: no pattern every JSON Schema validator reads can
+  // name an unpaired surrogate, and such text is never stored, altered or not.
+  const unpaired = SURROGATE_ESCAPE.test(body) ? unpairedSurrogateAt(value) : undefined
+  if (unpaired !== undefined) {
+    done(new HttpError(400, `Field "${unpaired}" must not contain an unpaired surrogate.`))
     return
   }
   done(null, value)

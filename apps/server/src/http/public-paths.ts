@@ -25,6 +25,7 @@ export function isPublic(request: FastifyRequest): boolean {
   const path = pathOf(request.url)
   return (
     request.method === 'OPTIONS' ||
+    path === '/health' ||
     path.startsWith('/health/') ||
     path === '/openapi.json' ||
     isDocsPath(path) ||

@@ -62,8 +62,9 @@ function at(schema: SchemaNode | undefined, value: unknown, pointer: string) {
   return { node, value: current }
 }
 
-// A lone surrogate: a high one not followed by a low one, or a low one not preceded by a high one.
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+/** A lone surrogate: a high one not followed by a low one, or a low one not preceded by a high one. */
+export const LONE_SURROGATE =
+  /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 
 /** A character that shows something: not whitespace, not one of the contract's invisible ones. */
 const VISIBLE =

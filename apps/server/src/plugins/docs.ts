@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui'
 import { type ServerFeatures, schemas } from '@tasklane/contract'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
+import { withLinks, withMedia } from '../http/openapi-extras.js'
 import { DOCS_PATH } from '../http/public-paths.js'
 import { DOCS_CSP } from './security-headers.js'
 
@@ -25,6 +26,7 @@ export default fp(
           version: '1.0.0',
           description: 'Create, list, change, delete and watch tasks over HTTP/JSON.',
           license: { name: 'MIT', url: 'https://opensource.org/license/mit' },
+          contact: { name: 'tasklane', url: 'https://www.npmjs.com/package/@tasklane/server' },
         },
         // Relative here (the document as built); /openapi.json names the absolute origin.
         servers: [{ url: '/', description: 'This server' }],
@@ -40,6 +42,9 @@ export default fp(
       refResolver: {
         buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`),
       },
+      transform: ({ schema, url }) => ({ schema: withMedia(schema), url }),
+      transformObject: (document) =>
+        'openapiObject' in document ? withLinks(document.openapiObject) : document.swaggerObject,
     })
     // Swagger UI's page loads its scripts from files (no inline script), so it renders
     // under a CSP of its own origin; security-headers.ts sends it.

@@ -187,6 +187,16 @@ export function describe(
   return { status: 500, message: statusMessage(500) }
 }
 
+/**
+ * A 415 of PATCH names the patch formats the resource takes (RFC 5789, 2.2): the media
+ * types of its route's `contentType`.
+ */
+function acceptPatch(request: Parameters<typeof describe>[1]): Record<string, string> {
+  const accepted = request.routeOptions.config?.contentType
+  if (request.method !== 'PATCH' || accepted === undefined) return {}
+  return { 'Accept-Patch': (accepted.match(/[\w.+-]+\/[\w.+-]+/g) ?? []).join(', ') }
+}
+
 /** Sends `{ code, message }` with code = status: the only shape a failure takes. */
 export function sendError(reply: FastifyReply, described: Described): FastifyReply {
   if (described.headers) reply.headers(described.headers)
@@ -271,6 +281,9 @@ export default fp(
     }
     app.setErrorHandler((error: FastifyError, request, reply) => {
       const described = describe(error, request)
+      if (described.status === 415) {
+        described.headers = { ...described.headers, ...acceptPatch(request) }
+      }
       if (described.status === 503) {
         // Expected while a fault lasts, and met by every request then: one line per cause
         // every few seconds, without a stack.

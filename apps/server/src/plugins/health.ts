@@ -9,9 +9,10 @@ const within = (check: Promise<boolean>, ms: number): Promise<boolean> =>
   withDeadline(check, ms).catch(() => false)
 
 /**
- * `/health/live`: the process answers. `/health/ready`: and its database answers a read
- * and commits a write, both within `timeoutMs`; 503 otherwise. What goes wrong in the
- * storage outside any request (its writer thread died, came back) is logged here.
+ * `/health/live`: the process answers. `/health/ready` (and `/health`): and its database
+ * answers a read and commits a write, both within `timeoutMs`; 503 otherwise. What goes
+ * wrong in the storage outside any request (its writer thread died, came back) is logged
+ * here.
  */
 export default fp(
   async function health(
@@ -21,7 +22,7 @@ export default fp(
     const stop = storage.onEvent(({ level, message, err }) => app.log[level]({ err }, message))
     app.addHook('onClose', async () => stop())
     app.get('/health/live', { schema: { hide: true } }, async () => ({ status: 'ok' }))
-    app.get('/health/ready', { schema: { hide: true } }, async () => {
+    const ready = async () => {
       const [reads, writes] = await Promise.all([
         within(storage.ping(), timeoutMs),
         within(storage.writable(), timeoutMs),
@@ -35,7 +36,10 @@ export default fp(
         })
       }
       return { status: 'ok' }
-    })
+    }
+    app.get('/health/ready', { schema: { hide: true } }, ready)
+    // Where probes look first when nobody told them otherwise: the same answer as ready.
+    app.get('/health', { schema: { hide: true } }, ready)
   },
   { name: 'health' },
 )

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
+import { RequestEnds } from '../http/request-ends.js'
 import { MAX_QUEUE, type WriterObserver } from '../tasks/task-writer.js'
 import { RequestStats } from './request-stats.js'
 
@@ -48,14 +49,17 @@ export default fp(
     const answered = new RequestStats()
     new Counter({
       name: 'tasklane_http_requests_total',
-      help: 'HTTP requests answered, by method, route template and status.',
-      labelNames: ['method', 'route', 'status'] as const,
+      help: 'HTTP requests answered, by method, route template and status; aborted="true": the client closed the connection before the response was written whole (status: the one it had or would have had).',
+      labelNames: ['method', 'route', 'status', 'aborted'] as const,
       registers,
       // Counted in plain numbers as requests end; handed to prom-client when scraped.
       collect() {
         this.reset()
-        answered.forEachCount((method, route, status, count) =>
-          this.inc({ method, route, status }, count),
+        answered.forEachCount((method, route, status, count, aborted) =>
+          this.inc(
+            aborted ? { method, route, status, aborted: 'true' } : { method, route, status },
+            count,
+          ),
         )
       },
     })
@@ -117,14 +121,14 @@ export default fp(
       feed: { onSubscribers: (count) => subscribers.set(count) },
     } satisfies ServerMetrics)
 
-    app.addHook('onResponse', (request, reply, done) => {
+    RequestEnds.of(app).add((request, reply, aborted) => {
       answered.record(
         request.routeOptions.url ?? UNMATCHED_ROUTE,
         request.method,
         reply.statusCode,
         reply.elapsedTime / 1000,
+        aborted,
       )
-      done()
     })
 
     app.get(METRICS_PATH, { schema: { hide: true } }, async (_request, reply) => {

@@ -5,9 +5,13 @@ export const LATENCY_BUCKETS = [
   0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
 ]
 
-/** One route template's requests: counts by method and status, and its latency histogram. */
+/**
+ * One route template's requests: counts by method and status (those whose client left
+ * before the response was written whole apart), and its latency histogram.
+ */
 interface RouteStats {
   readonly byMethod: Map<string, Map<number, number>>
+  readonly abortedByMethod: Map<string, Map<number, number>>
   /** Requests per bucket (not cumulative); the last one is +Inf. */
   readonly buckets: Float64Array
   sum: number
@@ -32,21 +36,23 @@ interface Sample {
 export class RequestStats {
   readonly #routes = new Map<string, RouteStats>()
 
-  record(route: string, method: string, status: number, seconds: number): void {
+  record(route: string, method: string, status: number, seconds: number, aborted = false): void {
     let stats = this.#routes.get(route)
     if (stats === undefined) {
       stats = {
         byMethod: new Map(),
+        abortedByMethod: new Map(),
         buckets: new Float64Array(LATENCY_BUCKETS.length + 1),
         sum: 0,
         count: 0,
       }
       this.#routes.set(route, stats)
     }
-    let byStatus = stats.byMethod.get(method)
+    const counts = aborted ? stats.abortedByMethod : stats.byMethod
+    let byStatus = counts.get(method)
     if (byStatus === undefined) {
       byStatus = new Map()
-      stats.byMethod.set(method, byStatus)
+      counts.set(method, byStatus)
     }
     byStatus.set(status, (byStatus.get(status) ?? 0) + 1)
     let bucket = 0
@@ -57,11 +63,18 @@ export class RequestStats {
     stats.count++
   }
 
-  /** Each (method, route, status) answered so far, with its count. */
-  forEachCount(each: (method: string, route: string, status: number, count: number) => void): void {
+  /** Each (method, route, status, aborted) recorded so far, with its count. */
+  forEachCount(
+    each: (method: string, route: string, status: number, count: number, aborted: boolean) => void,
+  ): void {
     for (const [route, stats] of this.#routes) {
-      for (const [method, byStatus] of stats.byMethod) {
-        for (const [status, count] of byStatus) each(method, route, status, count)
+      for (const [aborted, counts] of [
+        [false, stats.byMethod],
+        [true, stats.abortedByMethod],
+      ] as const) {
+        for (const [method, byStatus] of counts) {
+          for (const [status, count] of byStatus) each(method, route, status, count, aborted)
+        }
       }
     }
   }

@@ -9,11 +9,16 @@ import { type Source, setting } from './setting.js'
 
 export type { Source } from './setting.js'
 
+import { BUFFERED_PAGE_MAX } from '../tasks/listing.js'
+
 /** The longest delay setTimeout takes (2^31 - 1 ms); a larger one fires at once. */
 export const MAX_TIMER_MS = 2_147_483_647
 
 /** Log levels, quietest last. */
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+
+/** How log lines are written: decided by the terminal, JSON, or readable. */
+export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const
 
 /** Where tasks are stored when DATABASE_URL is not set (relative to the starting directory). */
 export const DEFAULT_DATABASE_FILE = 'data/tasklane.db'
@@ -108,10 +113,21 @@ export const SettingsSchema = Type.Object({
       LOG_LEVELS.map((level) => Type.Literal(level)),
       {
         default: 'info',
-        description: 'Least severe log level written; logs are JSON lines, one per request.',
+        description: 'Least severe log level written; one line per request.',
       },
     ),
     { env: 'LOG_LEVEL' },
+  ),
+  logFormat: setting(
+    Type.Union(
+      LOG_FORMATS.map((format) => Type.Literal(format)),
+      {
+        default: 'auto',
+        description:
+          'How log lines are written: json (one JSON object a line, for a log collector), pretty (readable lines), or auto: pretty when standard output is a terminal, json otherwise.',
+      },
+    ),
+    { env: 'LOG_FORMAT' },
   ),
   corsOrigins: setting(
     Type.Array(Type.String({ format: 'origin' }), {
@@ -174,7 +190,7 @@ export const SettingsSchema = Type.Object({
     Type.Boolean({
       default: true,
       description:
-        'on: creates that arrive together share one commit (one fsync); off: one commit per create.',
+        'on: creates, changes and deletes that arrive together share one commit (one fsync); off: one commit per write.',
     }),
     { env: 'GROUP_COMMIT' },
   ),
@@ -191,8 +207,7 @@ export const SettingsSchema = Type.Object({
     Type.Integer({
       minimum: 1,
       default: 100,
-      description:
-        'Streamed listings (GET /tasks without limit, or with one over 1000, when more than 1000 tasks match: smaller ones are sent in one piece) this instance sends at once; past it, 503.',
+      description: `Streamed listings (GET /tasks without limit, or with one over ${BUFFERED_PAGE_MAX}, when more than ${BUFFERED_PAGE_MAX} tasks match: smaller ones are sent in one piece) this instance sends at once; past it, 503.`,
     }),
     { env: 'MAX_STREAMS' },
   ),

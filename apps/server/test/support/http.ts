@@ -92,18 +92,22 @@ export async function jsonBody<T = unknown>(response: Response): Promise<T> {
 }
 
 /**
- * A whole POST /task request as raw bytes, for `exchange` (@tasklane/testing/raw-http):
- * these header lines after Host, then `Connection: close` and the body, exactly as given.
+ * A whole request as raw bytes, for `exchange` (@tasklane/testing/raw-http): the request
+ * line, Host, these header lines, then `Connection: close` and the body, exactly as given.
  */
+export function rawRequest(
+  requestLine: string,
+  headerLines: readonly string[],
+  body: string,
+): string {
+  return [requestLine, 'Host: 127.0.0.1', ...headerLines, 'Connection: close', '', body].join(
+    '\r\n',
+  )
+}
+
+/** A whole POST /task request as raw bytes (see `rawRequest`). */
 export function rawPostTask(headerLines: readonly string[], body: string): string {
-  return [
-    'POST /task HTTP/1.1',
-    'Host: 127.0.0.1',
-    ...headerLines,
-    'Connection: close',
-    '',
-    body,
-  ].join('\r\n')
+  return rawRequest('POST /task HTTP/1.1', headerLines, body)
 }
 
 /** The Content-Length header line of `body`. */
