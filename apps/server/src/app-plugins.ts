@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify'
 import type { Authenticator } from './access/authenticator.js'
 import { allowedHostsFor } from './http/allowed-hosts.js'
 import auth from './plugins/auth.js'
+import compression from './plugins/compression.js'
 import connections from './plugins/connections.js'
 import cors from './plugins/cors.js'
 import docs from './plugins/docs.js'
@@ -99,6 +100,8 @@ export const APP_PLUGINS: readonly AppPlugin[] = [
     ajv: { customOptions: { coerceTypes: false } },
   }),
   plugin('jsonBody', (app) => app.register(jsonBody)),
+  // Listings, NDJSON, the API document and the docs' files, never the change feed's stream.
+  plugin('compression', (app) => app.register(compression)),
   plugin('docs', (app, { features }) => app.register(docs, features)),
   plugin('health', (app, { settings, storage }) =>
     app.register(health, { storage, timeoutMs: settings.readyTimeoutMs }),

@@ -239,6 +239,8 @@ describe('GET /tasks/events', () => {
     const response = await fetch(`${server.url}/tasks/events`, { method: 'HEAD' })
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toBe('text/event-stream')
+    // An endless stream has no length: HEAD must not claim one of 0.
+    expect(response.headers.get('content-length')).toBeNull()
     expect(await response.text()).toBe('')
   })
 

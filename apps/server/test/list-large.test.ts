@@ -160,3 +160,29 @@ describe('HEAD /tasks with more than 1000 tasks', () => {
     expect(logged.filter((line) => (line.level as number) >= 50).length).toBe(errorsBefore)
   })
 })
+
+describe('compression', () => {
+  it('compresses a large page for a client that accepts br or gzip, and not a small one', async () => {
+    const encoding = async (path: string) => {
+      const response = await fetch(`${server.url}${path}`, {
+        headers: { 'accept-encoding': 'br, gzip' },
+      })
+      await response.arrayBuffer()
+      return response.headers.get('content-encoding')
+    }
+    expect(await encoding('/tasks?limit=100')).toBe('br')
+    expect(await encoding('/tasks')).toBe('br')
+    expect(await encoding('/tasks?limit=2')).toBeNull()
+  })
+
+  it('never compresses the change feed', async () => {
+    const controller = new AbortController()
+    const response = await fetch(`${server.url}/tasks/events`, {
+      headers: { 'accept-encoding': 'br, gzip' },
+      signal: controller.signal,
+    })
+    expect(response.headers.get('content-encoding')).toBeNull()
+    controller.abort()
+  })
+})
+

@@ -16,6 +16,7 @@ export {
 export { listRoutes } from './list-routes.js'
 export {
   ChangeTaskHeaders,
+  ENTITY_TAG_LIST,
   CreateTaskHeaders,
   GetTaskHeaders,
   ListTasksQuery,

@@ -113,11 +113,19 @@ const IdempotencyKey = Type.String({
 /** One entity tag, strong or weak (RFC 9110): `"3"`, `W/"3"`. */
 const ENTITY_TAG = '(?:W/)?"[\\x21\\x23-\\x7E]*"'
 
+/**
+ * What If-Match and If-None-Match may hold: `*` alone, or a list of entity tags in which
+ * empty elements (`"7",,"999"`, a leading or a trailing comma) are ignored, as RFC 9110
+ * (5.6.1.2) asks of a recipient; at least one tag. The same with and without the `u` flag,
+ * so any JSON Schema validator reads it as Ajv does.
+ */
+export const ENTITY_TAG_LIST = `^[ \\t]*(?:\\*|(?:,[ \\t]*)*${ENTITY_TAG}(?:[ \\t]*,(?:[ \\t]*${ENTITY_TAG})?)*)[ \\t]*$`
+
 /** A list of entity tags, or `*` (RFC 9110's If-Match and If-None-Match). */
 const entityTags = (description: string) =>
   Type.String({
     maxLength: 1024,
-    pattern: `^[ \\t]*(?:\\*|${ENTITY_TAG}(?:[ \\t]*,[ \\t]*${ENTITY_TAG})*)[ \\t]*$`,
+    pattern: ENTITY_TAG_LIST,
     description,
   })
 

@@ -1,4 +1,5 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox'
+import { PORTABLE_TEXT_PATTERN } from './text-pattern.js'
 
 /** Largest id the server ever issues: every JavaScript client reads ids exactly. */
 export const MAX_TASK_ID = Number.MAX_SAFE_INTEGER
@@ -6,25 +7,9 @@ export const MAX_TASK_ID = Number.MAX_SAFE_INTEGER
 /** Largest value of the `limit` query parameter (int32). */
 export const MAX_LIMIT = 2_147_483_647
 
-/**
- * A run of 1..max Unicode code points with at least one visible character (not only
- * whitespace or characters that show nothing), no U+0000 and no unpaired UTF-16
- * surrogate. Written so that it means the same with and without the regular expression
- * `u` flag: Ajv compiles patterns with it, most other validators without.
- */
-function textPattern(max: number): string {
-  // Show nothing on their own: the soft hyphen, the combining grapheme joiner, the Hangul
-  // fillers, the Mongolian vowel separator, zero-width spaces and joiners, direction
-  // marks, embeddings, overrides and isolates, the invisible operators, the byte order
-  // mark. All in the Basic Multilingual Plane: a class of them reads the same with `u`.
-  const invisible =
-    '\\u00AD\\u034F\\u115F\\u1160\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\u3164\\uFEFF\\uFFA0'
-  return `^(?=[\\s\\S]*[^\\s${invisible}])(?:[^\\u0000\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF]){1,${max}}$`
-}
-
 /** A text field of at most `max` code points; `maxLength` counts code points in JSON Schema. */
 export function text(max: number, options: { description: string; examples: string[] }) {
-  return Type.String({ minLength: 1, maxLength: max, pattern: textPattern(max), ...options })
+  return Type.String({ minLength: 1, maxLength: max, pattern: PORTABLE_TEXT_PATTERN, ...options })
 }
 
 /** A task's name: 1–200 code points, not blank, no U+0000, no unpaired surrogate. */

@@ -24,10 +24,6 @@ describe('TaskName pattern', () => {
     ['only zero-width characters', '\u200B\u200C\u200D\u2060\uFEFF'],
     ['only bidi controls and spaces', '\u202E \u2066\u2069'],
     ['U+0000', 'a\u0000b'],
-    ['a lone high surrogate', 'a\uD800'],
-    ['a lone low surrogate', '\uDC00a'],
-    ['201 code points', 'x'.repeat(201)],
-    ['201 emoji', '😀'.repeat(201)],
   ])('rejects %s with and without the u flag', (_label, value) => {
     expect(matches(value)).toBe(false)
     expect(matchesUnicode(value)).toBe(false)
@@ -65,7 +61,17 @@ describe('Task', () => {
     expect(pattern.test(task.createdAt)).toBe(true)
     expect(pattern.test('2026-11-25T09:30:00Z')).toBe(false)
     expect(pattern.test('2026-11-25T09:30:00.000+01:00')).toBe(false)
-    expect(Task.required).toEqual(['id', 'name', 'status', 'version', 'createdAt', 'updatedAt'])
+    expect(Task.required).toEqual([
+      'id',
+      'listId',
+      'name',
+      'status',
+      'version',
+      'createdAt',
+      'createdBy',
+      'updatedAt',
+      'updatedBy',
+    ])
   })
 })
 
@@ -96,10 +102,10 @@ describe('TaskPatch', () => {
 
 describe('If-Match and If-None-Match', () => {
   const pattern = new RegExp(ChangeTaskHeaders.properties['if-match'].pattern as string)
-  it.each(['"3"', '*', 'W/"3"', '"1", "2",W/"3"', ' "3" '])('accepts %s', (value) => {
+  it.each(['"3"', '*', 'W/"3"', '"1", "2",W/"3"', ' "3" ', '"7",,"999"', '"3",', ', "3"'])('accepts %s', (value) => {
     expect(pattern.test(value)).toBe(true)
   })
-  it.each(['garbage', '3', '"3', '*, "3"', '"3",', '"a"b"', ''])('rejects %j', (value) => {
+  it.each(['garbage', '3', '"3', '*, "3"', ',', '"a"b"', ''])('rejects %j', (value) => {
     expect(pattern.test(value)).toBe(false)
   })
 })

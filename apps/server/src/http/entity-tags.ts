@@ -1,5 +1,7 @@
 import type { IfMatch } from '../storage/open-storage.js'
 
+export { ENTITY_TAG_LIST } from '@tasklane/contract'
+
 /** An entity tag as a request names it: its opaque text, and whether it is weak (`W/`). */
 interface EntityTag {
   readonly weak: boolean
@@ -7,17 +9,6 @@ interface EntityTag {
 }
 
 const ENTITY_TAG = /(W\/)?"([^"]*)"/g
-
-/** One entity tag as a header carries it (RFC 9110, 8.8.3): `"3"`, `W/"3"`. */
-const ENTITY_TAG_SOURCE = '(?:W/)?"[\\x21\\x23-\\x7E]*"'
-
-/**
- * What If-Match and If-None-Match may hold: `*` alone, or a list of entity tags in which
- * empty elements (`"7",,"999"`, a leading or a trailing comma) are ignored, as RFC 9110
- * (5.6.1.2) asks of a recipient; at least one tag. The same with and without the `u` flag,
- * so any JSON Schema validator reads it as Ajv does.
- */
-export const ENTITY_TAG_LIST = `^[ \\t]*(?:\\*|(?:,[ \\t]*)*${ENTITY_TAG_SOURCE}(?:[ \\t]*,(?:[ \\t]*${ENTITY_TAG_SOURCE})?)*)[ \\t]*$`
 
 /** A task's ETag: its version, as a strong entity tag. */
 export const etagOf = (version: number): string => `"${version}"`

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { routes, type ServerFeatures } from '@tasklane/contract'
 import type { FastifyInstance, FastifyReply } from 'fastify'
@@ -20,7 +21,8 @@ export async function feedRoutes(
         .type('text/event-stream')
         // For a proxy that buffers responses by default: events must pass at once.
         .header('X-Accel-Buffering', 'no')
-      if (request.method === 'HEAD') return reply.send() as never
+      // An endless stream's headers, without claiming a length of 0 as an empty body would.
+      if (request.method === 'HEAD') return reply.send(Readable.from([])) as never
       const { tag, status } = request.query
       const events = await feed.subscribe({ after, tag, status, connection: reply.raw })
       return reply.send(events) as never
