@@ -6,8 +6,8 @@ import Fastify, {
   LogController,
 } from 'fastify'
 import { APP_PLUGINS, type AppPlugin } from './app-plugins.js'
+import { clientErrorResponse, sendError } from './http/described-error.js'
 import { requestLineTooLong } from './http/raw-request.js'
-import { clientErrorResponse, sendError } from './plugins/errors.js'
 import type { ServerMetrics } from './plugins/metrics.js'
 import { REQUEST_ID_HEADER } from './plugins/request-id.js'
 import { REDACTED_PATHS } from './plugins/request-log.js'

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import type { Task } from '@tasklane/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SQLite } from '../src/storage/sqlite/sqlite-driver.js'
-import { type TaskRow, toTask } from '../src/storage/task-row.js'
+import { TASK_COLUMNS, type TaskRow, toTask } from '../src/storage/task-row.js'
 import { listAll } from './support/http.js'
 import { killAll, type ServerProcess, startServerProcess, within } from './support/processes.js'
 
@@ -156,7 +156,7 @@ function inspectCopy(filename: string, dir: string): { integrity: unknown; tasks
     const integrity = sqlite.pragma('integrity_check', { simple: true })
     const rows = sqlite
       .prepare(
-        `SELECT id, name, tag, status, version, created_at, updated_at FROM tasks
+        `SELECT ${TASK_COLUMNS.join(', ')} FROM tasks
          WHERE status <> 'deleted' ORDER BY id`,
       )
       .all() as TaskRow[]

@@ -88,15 +88,18 @@ describe('POST /task', () => {
     const task = (await response.json()) as Task
     expect(Object.keys(task).sort()).toEqual([
       'createdAt',
+      'createdBy',
       'id',
+      'listId',
       'name',
       'status',
       'updatedAt',
+      'updatedBy',
       'version',
     ])
     const read = await (await get(server, `/tasks/${task.id}`)).text()
     expect(read).toBe(
-      `{"id":${task.id},"name":"untagged","status":"open","version":1,"createdAt":"${task.createdAt}","updatedAt":"${task.createdAt}"}`,
+      `{"id":${task.id},"listId":1,"name":"untagged","status":"open","version":1,"createdAt":"${task.createdAt}","createdBy":"local","updatedAt":"${task.createdAt}","updatedBy":"local"}`,
     )
   })
 

@@ -12,6 +12,7 @@ const TOP_FILES: Record<string, string> = {
   'main.ts': 'process',
   'tracing.ts': 'process',
   'database-file.ts': 'process',
+  'log-destination.ts': 'process',
   'index.ts': 'composition',
   'app.ts': 'composition',
   'app-plugins.ts': 'composition',

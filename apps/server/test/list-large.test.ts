@@ -185,4 +185,3 @@ describe('compression', () => {
     controller.abort()
   })
 })
-

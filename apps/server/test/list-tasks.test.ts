@@ -74,10 +74,13 @@ describe('GET /tasks', () => {
       for (const task of untagged) {
         expect(Object.keys(task).sort()).toEqual([
           'createdAt',
+          'createdBy',
           'id',
+          'listId',
           'name',
           'status',
           'updatedAt',
+          'updatedBy',
           'version',
         ])
       }

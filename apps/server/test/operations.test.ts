@@ -78,10 +78,22 @@ describe('GET /openapi.json', () => {
       ]),
     )
     expect(operations.map((operation) => operation.operationId).sort()).toEqual([
+      'createList',
       'createTask',
+      'createToken',
+      'deleteList',
+      'deleteMember',
       'deleteTask',
+      'deleteToken',
+      'getList',
+      'getLists',
+      'getMe',
+      'getMembers',
       'getTask',
       'getTasks',
+      'getTokens',
+      'putMember',
+      'updateList',
       'updateTask',
       'watchTasks',
     ])
@@ -100,6 +112,7 @@ describe('GET /openapi.json', () => {
     expect(operation?.parameters?.map((p) => `${p.in} ${p.name}`).sort()).toEqual([
       'header last-event-id',
       'query after',
+      'query list',
       'query status',
       'query tag',
     ])
@@ -107,7 +120,7 @@ describe('GET /openapi.json', () => {
 
   it('documents order, before and status on GET /tasks', () => {
     const names = document.paths['/tasks']?.get?.parameters?.map((p) => p.name)
-    expect(names).toEqual(['limit', 'after', 'before', 'order', 'tag', 'status'])
+    expect(names).toEqual(['limit', 'after', 'before', 'order', 'tag', 'status', 'list'])
   })
 
   it('documents If-None-Match on GET /tasks/{id}, and If-Match and Idempotency-Key on PATCH and DELETE', () => {
@@ -170,13 +183,34 @@ describe('GET /openapi.json', () => {
     expect(document.info.contact).toEqual({ name: expect.any(String), url: expect.any(String) })
   })
 
-  it('declares the tags tasks and task', () => {
-    expect(document.tags.map((tag) => tag.name).sort()).toEqual(['task', 'tasks'])
+  it('declares the tags of tasks, lists and tokens', () => {
+    expect(document.tags.map((tag) => tag.name).sort()).toEqual([
+      'list',
+      'lists',
+      'task',
+      'tasks',
+      'tokens',
+    ])
   })
 
-  it('names the component schemas Task, NewTask, TaskPatch, DeletedTask and Error, with no def- names', () => {
+  it('names the component schemas of tasks, lists, members, tokens and errors, with no def- names', () => {
     const names = Object.keys(document.components.schemas)
-    expect(names.sort()).toEqual(['DeletedTask', 'Error', 'NewTask', 'Task', 'TaskPatch'])
+    expect(names.sort()).toEqual([
+      'CreatedToken',
+      'DeletedTask',
+      'Error',
+      'List',
+      'ListPatch',
+      'Me',
+      'Member',
+      'MemberRole',
+      'NewList',
+      'NewTask',
+      'NewToken',
+      'Task',
+      'TaskPatch',
+      'Token',
+    ])
     expect(names.filter((name) => name.startsWith('def-'))).toEqual([])
     expect(JSON.stringify(document)).not.toContain('def-')
   })
@@ -192,10 +226,18 @@ describe('GET /openapi.json', () => {
 
   it('does not list the operational routes', () => {
     expect(Object.keys(document.paths).sort()).toEqual([
+      '/list',
+      '/lists',
+      '/lists/{id}',
+      '/lists/{id}/members',
+      '/lists/{id}/members/{principal}',
+      '/me',
       '/task',
       '/tasks',
       '/tasks/events',
       '/tasks/{id}',
+      '/tokens',
+      '/tokens/{id}',
     ])
   })
 })

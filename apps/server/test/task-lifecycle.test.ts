@@ -117,7 +117,7 @@ describe('PATCH /tasks/{id}', () => {
     [
       'an empty patch',
       {},
-      'The patch changes nothing: the request body must have at least one of "name", "tag" or "status".',
+      'The patch changes nothing: the request body must have at least one of "name", "tag", "status" or "listId".',
     ],
     ['a null name', { name: null }, 'Field "name" must be a string.'],
     ['a null status', { status: null }, 'Field "status" must be "open" or "done".'],
@@ -131,22 +131,22 @@ describe('PATCH /tasks/{id}', () => {
     [
       'an id',
       { id: 9 },
-      'Field "id" is not allowed; a TaskPatch has only an optional "name", an optional "tag" and an optional "status".',
+      'Field "id" is not allowed; a TaskPatch has only an optional "name", an optional "tag", an optional "status" and an optional "listId".',
     ],
     [
       'a version',
       { version: 9 },
-      'Field "version" is not allowed; a TaskPatch has only an optional "name", an optional "tag" and an optional "status".',
+      'Field "version" is not allowed; a TaskPatch has only an optional "name", an optional "tag", an optional "status" and an optional "listId".',
     ],
     [
       'createdAt',
       { createdAt: '2026-01-01T00:00:00.000Z' },
-      'Field "createdAt" is not allowed; a TaskPatch has only an optional "name", an optional "tag" and an optional "status".',
+      'Field "createdAt" is not allowed; a TaskPatch has only an optional "name", an optional "tag", an optional "status" and an optional "listId".',
     ],
     [
       'updatedAt',
       { updatedAt: '2026-01-01T00:00:00.000Z' },
-      'Field "updatedAt" is not allowed; a TaskPatch has only an optional "name", an optional "tag" and an optional "status".',
+      'Field "updatedAt" is not allowed; a TaskPatch has only an optional "name", an optional "tag", an optional "status" and an optional "listId".',
     ],
     ['an array', [], 'The request body must be a JSON object.'],
   ])(

@@ -150,9 +150,11 @@ describe.each(storages)('storage.write on %s', (_, open) => {
         seq: base + 3,
         id: task.id,
         version: 4,
+        listId: 1,
         task: taskOf(outcomes[2]),
         prevSeq: base + 2,
-        prev: { tag: undefined, status: 'done' },
+        createdSeq: expect.any(Number),
+        prev: { tag: undefined, status: 'done', listId: 1 },
       },
     ])
   })
@@ -178,9 +180,11 @@ describe.each(storages)('storage.write on %s', (_, open) => {
         seq: base + 1,
         id: task.id,
         version: 1,
+        listId: 1,
         task: undefined,
         prevSeq: base,
-        prev: { tag: 'x', status: 'open' },
+        createdSeq: base,
+        prev: { tag: 'x', status: 'open', listId: 1 },
       },
     ])
     // Deleted is final: every later write of it is not found.

@@ -34,6 +34,7 @@ export const accessRoutes = {
     path: '/tokens',
     tags: ['tokens'],
     summary: "List the caller's access tokens (an admin: every token), never their secrets.",
+    description: 'Revoked tokens are not listed; expired ones are, with their expiresAt.',
     response: { 200: Type.Array(ref(Token), { description: 'Success' }), default: errorRef },
   },
   deleteToken: {
@@ -42,6 +43,7 @@ export const accessRoutes = {
     path: '/tokens/{id}',
     tags: ['tokens'],
     summary: 'Revoke an access token: the next request with it gets 401, on every instance.',
+    description: 'A non-admin revokes its own tokens only; its open change feeds end within 5 s.',
     params: TokenParams,
     response: { 204: Type.Null({ description: 'Revoked' }), default: errorRef },
     responseHeaders: { 204: ['Tasklane-Seq'] },
@@ -56,6 +58,7 @@ export const accessRoutes = {
     path: '/me',
     tags: ['tokens'],
     summary: 'Who the caller is: its principal, what its credential allows, its roles.',
+    description: 'In open mode (no credentials configured) everyone is the admin principal local.',
     response: { 200: ref(Me, { description: 'Success' }), default: errorRef },
   },
 } as const satisfies Record<string, RouteDefinition>

@@ -16,8 +16,8 @@ export {
 export { listRoutes } from './list-routes.js'
 export {
   ChangeTaskHeaders,
-  ENTITY_TAG_LIST,
   CreateTaskHeaders,
+  ENTITY_TAG_LIST,
   GetTaskHeaders,
   ListTasksQuery,
   TaskParams,

@@ -43,6 +43,8 @@ export const listRoutes = {
     path: '/list',
     tags: ['list'],
     summary: 'Create a list; its creator becomes its owner.',
+    description:
+      'A read-only credential, or one limited to some lists, cannot create lists (403). With an Idempotency-Key, a repeat of the same request answers the first response.',
     headers: CreateTaskHeaders,
     body: ref(NewList),
     response: { 201: ref(List, { description: 'Created' }), default: errorRef },
@@ -127,6 +129,7 @@ export const listRoutes = {
     path: '/lists/{id}/members',
     tags: ['list'],
     summary: "List a list's members and their roles (to whoever reads the list).",
+    description: 'By principal. An admin acts as the owner of every list without being a member.',
     params: ListParams,
     response: { 200: Type.Array(ref(Member), { description: 'Success' }), default: errorRef },
     responseHeaders: { 200: ['Tasklane-Seq'] },
@@ -141,6 +144,8 @@ export const listRoutes = {
     path: '/lists/{id}/members/{principal}',
     tags: ['list'],
     summary: 'Give a principal a role in a list (its owners and admins): 201 new, 200 changed.',
+    description:
+      "A new member's open change feeds start with the list at once; changing the last owner's role is a 409.",
     params: MemberParams,
     headers: CreateTaskHeaders,
     body: ref(MemberRole),

@@ -102,9 +102,12 @@ describe('TaskPatch', () => {
 
 describe('If-Match and If-None-Match', () => {
   const pattern = new RegExp(ChangeTaskHeaders.properties['if-match'].pattern as string)
-  it.each(['"3"', '*', 'W/"3"', '"1", "2",W/"3"', ' "3" ', '"7",,"999"', '"3",', ', "3"'])('accepts %s', (value) => {
-    expect(pattern.test(value)).toBe(true)
-  })
+  it.each(['"3"', '*', 'W/"3"', '"1", "2",W/"3"', ' "3" ', '"7",,"999"', '"3",', ', "3"'])(
+    'accepts %s',
+    (value) => {
+      expect(pattern.test(value)).toBe(true)
+    },
+  )
   it.each(['garbage', '3', '"3', '*, "3"', ',', '"a"b"', ''])('rejects %j', (value) => {
     expect(pattern.test(value)).toBe(false)
   })

@@ -37,6 +37,9 @@ export default fp(
         tags: [
           { name: 'tasks', description: 'The collection of tasks' },
           { name: 'task', description: 'A single task' },
+          { name: 'lists', description: 'The lists the caller can read' },
+          { name: 'list', description: 'A single list and its members' },
+          { name: 'tokens', description: 'Access tokens, and the caller itself' },
         ],
       },
       refResolver: {
