@@ -12,6 +12,14 @@ import { IdempotencyPurge } from './tasks/idempotency-purge.js'
 import { Listing } from './tasks/listing.js'
 import { TaskReads } from './tasks/task-reads.js'
 import { MAX_BATCH, TaskWriter, type WriterObserver } from './tasks/task-writer.js'
+import { TurnBudget } from './tasks/turn-budget.js'
+
+/**
+ * Chunks (of a streamed listing or a feed's backlog) read in one turn of the event loop, by
+ * all streams together: however many stream at once, a request that arrives meanwhile waits
+ * a few short turns, not one long one.
+ */
+const CHUNKS_PER_TURN = 4
 
 /** What the services report as they work (the metrics plugin listens); all optional. */
 export interface ServiceObservers {
@@ -76,13 +84,18 @@ export class Services {
       log,
       keysInFlight,
     })
-    const listing = new Listing(storage, { maxStreams: settings.maxStreams })
+    // Streamed listings and feed backlogs take turns on the event loop, together.
+    const budget = new TurnBudget(CHUNKS_PER_TURN)
+    const listing = new Listing(storage, { maxStreams: settings.maxStreams, budget })
     this.reads = new TaskReads(storage, listing, this.rights)
     this.feed = new Feed(storage, {
       maxSubscribers: settings.maxSubscribers,
       keepAliveMs,
       log,
       onSubscribers: observers.onSubscribers,
+      rights: this.rights,
+      authenticator,
+      budget,
     })
     this.lists = new ListService(storage, this.rights, keysInFlight)
     this.tokens = new TokenService(storage, authenticator)

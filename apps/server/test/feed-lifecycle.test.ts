@@ -182,19 +182,24 @@ describe('GET /tasks/events with a tag or status keeps the view exact', () => {
     }
   })
 
-  it('backlog: a changed task that matches comes in its latest state; one that does not, as deleted', async () => {
+  it('backlog: a changed task that matches comes in its latest state; one that does not, as deleted if it existed at after', async () => {
     const tag = `backlog-${Date.now()}`
+    const heldBefore = await createTask(server, { name: 'held before', tag })
     const start = await newestSeq()
     const stays = await createTask(server, { name: 'stays', tag })
     const leaves = await createTask(server, { name: 'leaves', tag })
-    const left = await patchTask(server, leaves.id, { tag: 'other' })
+    await patchTask(server, leaves.id, { tag: 'other' })
+    const leftBefore = await patchTask(server, heldBefore.id, { tag: 'other' })
     const feed = await subscribe(server, `/tasks/events?after=${start}&tag=${tag}`)
     try {
       const events = await feed.untilEvents(2)
+      // `leaves` was made after `start`: the subscriber cannot hold it, so no delete for it.
       expect(events.map((event) => [event.type, event.task])).toEqual([
         ['created', stays],
-        ['deleted', { id: leaves.id, version: left.version }],
+        ['deleted', { id: heldBefore.id, version: leftBefore.version }],
       ])
+      await feed.untilSeq(await newestSeq())
+      expect(feed.events).toHaveLength(2)
     } finally {
       feed.close()
     }

@@ -19,11 +19,14 @@ const USE_GENERATED = `import type { components, operations } from './generated.
 type Created = operations['createTask']['responses'][201]
 export const task: Created['content']['application/json'] = {
   id: 1,
+  listId: 1,
   name: 'Write docs',
   status: 'open',
   version: 1,
   createdAt: '2026-11-25T09:30:00.000Z',
+  createdBy: 'local',
   updatedAt: '2026-11-25T09:30:00.000Z',
+  updatedBy: 'local',
 }
 export const location: Created['headers']['Location'] = '/tasks/1'
 export const etag: Created['headers']['ETag'] = '"1"'

@@ -36,6 +36,9 @@ export const accessRoutes = {
     summary: "List the caller's access tokens (an admin: every token), never their secrets.",
     description: 'Revoked tokens are not listed; expired ones are, with their expiresAt.',
     response: { 200: Type.Array(ref(Token), { description: 'Success' }), default: errorRef },
+    errors: {
+      409: 'The server runs without credentials (open mode): set API_TOKEN to use tokens.',
+    },
   },
   deleteToken: {
     operationId: 'deleteToken',
@@ -60,5 +63,8 @@ export const accessRoutes = {
     summary: 'Who the caller is: its principal, what its credential allows, its roles.',
     description: 'In open mode (no credentials configured) everyone is the admin principal local.',
     response: { 200: ref(Me, { description: 'Success' }), default: errorRef },
+    errors: {
+      401: 'No credential, or one that is wrong, expired or revoked (when the server asks for credentials).',
+    },
   },
 } as const satisfies Record<string, RouteDefinition>

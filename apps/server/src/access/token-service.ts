@@ -79,7 +79,8 @@ export class TokenService {
   }
 
   /** GET /tokens: the caller's own (an admin: all), never a secret. */
-  list(caller: Caller): Promise<TokenRecord[]> {
+  async list(caller: Caller): Promise<TokenRecord[]> {
+    if (!this.#authenticator.required) throw new OpenModeError()
     return this.#storage.access.tokens(isAdmin(caller) ? undefined : caller.principal)
   }
 

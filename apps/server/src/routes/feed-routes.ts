@@ -23,8 +23,15 @@ export async function feedRoutes(
         .header('X-Accel-Buffering', 'no')
       // An endless stream's headers, without claiming a length of 0 as an empty body would.
       if (request.method === 'HEAD') return reply.send(Readable.from([])) as never
-      const { tag, status } = request.query
-      const events = await feed.subscribe({ after, tag, status, connection: reply.raw })
+      const { tag, status, list } = request.query
+      const events = await feed.subscribe({
+        after,
+        tag,
+        status,
+        list,
+        credential: request.credential,
+        connection: reply.raw,
+      })
       return reply.send(events) as never
     },
   })

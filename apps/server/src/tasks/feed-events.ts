@@ -1,10 +1,14 @@
 import type { ChangeType } from '@tasklane/contract'
 import type { Change } from '../storage/open-storage.js'
 
-/** Which tasks a subscriber follows: all of them, or those with a tag and/or a status. */
+/** Which tasks a subscriber follows: all of them, or those with a tag, a status, in a list. */
 export interface FeedFilter {
   readonly tag?: string | undefined
   readonly status?: 'open' | 'done' | undefined
+  /** Only tasks of this list (`list=`). */
+  readonly list?: number | undefined
+  /** Only tasks of the lists the subscriber reads; undefined: of every list (an admin). */
+  readonly lists?: ReadonlySet<number> | undefined
 }
 
 /** Where a subscriber stands when a read of changes comes back. */
@@ -22,12 +26,22 @@ export interface Position {
   readonly seen: number
 }
 
-const unfiltered = (filter: FeedFilter) => filter.tag === undefined && filter.status === undefined
+/** Whether the view is every task (no filter of its own, and every list). */
+export const unfiltered = (filter: FeedFilter) =>
+  filter.tag === undefined &&
+  filter.status === undefined &&
+  filter.list === undefined &&
+  filter.lists === undefined
 
-function matches(filter: FeedFilter, tag: string | undefined, status: 'open' | 'done'): boolean {
+function matches(
+  filter: FeedFilter,
+  { tag, status, listId }: { tag?: string | undefined; status: 'open' | 'done'; listId: number },
+): boolean {
   return (
     (filter.tag === undefined || filter.tag === tag) &&
-    (filter.status === undefined || filter.status === status)
+    (filter.status === undefined || filter.status === status) &&
+    (filter.list === undefined || filter.list === listId) &&
+    (filter.lists === undefined || filter.lists.has(listId))
   )
 }
 
@@ -40,7 +54,7 @@ function matches(filter: FeedFilter, tag: string | undefined, status: 'open' | '
  * is created, one that stops is deleted, one that never matched is not sent. Otherwise (the
  * backlog, or a change that superseded others this subscriber never read) the view cannot
  * know whether it held the task: one that matches is created or updated, one that does not
- * is deleted.
+ * is deleted, if the subscriber may hold it (it existed at the cursor).
  */
 export function changeType(
   change: Change,
@@ -49,13 +63,17 @@ export function changeType(
 ): ChangeType | undefined {
   const upsert = change.prevSeq === 0 ? 'created' : 'updated'
   if (unfiltered(filter)) return change.task === undefined ? 'deleted' : upsert
-  const now = change.task !== undefined && matches(filter, change.task.tag, change.task.status)
+  const now = change.task !== undefined && matches(filter, change.task)
   const before =
     change.seq > seen && change.prevSeq <= cursor
-      ? change.prev !== undefined && matches(filter, change.prev.tag, change.prev.status)
+      ? change.prev !== undefined && matches(filter, change.prev)
       : undefined
   if (now) return before === false ? 'created' : upsert
-  return before === false ? undefined : 'deleted'
+  if (before === false) return undefined
+  // A task made after the cursor was never sent to this subscriber, nor in the listing it
+  // started from: it cannot hold it, so there is nothing to delete (from after=0, a view
+  // that matches nothing sends nothing).
+  return change.createdSeq > cursor ? undefined : 'deleted'
 }
 
 /** One change as a Server-Sent Event: its seq (the resume point), its type, its data. */

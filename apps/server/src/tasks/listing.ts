@@ -12,7 +12,7 @@ import {
 } from './listing-stream.js'
 import { type CachedPage, type Format, PageCache } from './page-cache.js'
 import { nextLink } from './page-links.js'
-import { TurnBudget } from './turn-budget.js'
+import type { TurnBudget } from './turn-budget.js'
 
 /** Pages up to this size are built in memory; larger ones and the full list are streamed. */
 export const BUFFERED_PAGE_MAX = 1000
@@ -23,9 +23,6 @@ export const BUFFERED_PAGE_MAX = 1000
  * event loop with chunks nobody takes yet.
  */
 const STREAM_OPTIONS = { objectMode: true, highWaterMark: 1 }
-
-/** Chunks read in one turn of the event loop, by all streams together. */
-const CHUNKS_PER_TURN = 4
 
 /** The media type of one JSON Task per line. */
 export const NDJSON = 'application/x-ndjson'
@@ -81,12 +78,16 @@ export class Listing {
    * readers saw: a request that saw the same seq joins the read instead of making its own.
    */
   readonly #rereads = new Map<string, { seq: number; page: Promise<CachedPage> }>()
-  readonly #budget = new TurnBudget(CHUNKS_PER_TURN)
+  readonly #budget: TurnBudget
   /** Listings being streamed now. */
   #streams = 0
 
-  constructor(storage: Storage, { maxStreams }: { maxStreams: number }) {
+  constructor(
+    storage: Storage,
+    { maxStreams, budget }: { maxStreams: number; budget: TurnBudget },
+  ) {
     this.#storage = storage
+    this.#budget = budget
     // Each streamed listing holds a snapshot: no more stream than the storage can hold.
     this.#maxStreams = Math.min(maxStreams, storage.maxSnapshots)
   }
