@@ -27,6 +27,8 @@ export interface Subscription {
   readonly events: FeedEvent[]
   /** The tasks of the created and updated events received so far. */
   readonly tasks: Task[]
+  /** The seq of the `reset` the stream ended with, once it has; undefined before. */
+  readonly reset: () => number | undefined
   /** When each of `tasks` arrived (Date.now()). */
   readonly arrivals: number[]
   /** Resolves once `count` created or updated events have arrived (rejects after `timeoutMs`). */
@@ -67,12 +69,14 @@ function parseBlocks(text: string): { blocks: Block[]; rest: string } {
       if (fields.has(name)) throw new Error(`field ${name} twice in one event: ${part}`)
       fields.set(name, line.slice(colon + 2))
     }
-    if ([...fields.keys()].join() !== 'id,event,data') {
+    // `reset` alone has no id: a client's Last-Event-ID must stay at the last real change.
+    const reset = fields.get('event') === 'reset' && [...fields.keys()].join() === 'event,data'
+    if (!reset && [...fields.keys()].join() !== 'id,event,data') {
       throw new Error(`an event must be exactly id, event, data: ${JSON.stringify(part)}`)
     }
     blocks.push({
       kind: 'event',
-      id: fields.get('id') as string,
+      id: fields.get('id') ?? '',
       event: fields.get('event') as string,
       data: fields.get('data') as string,
     })
@@ -100,6 +104,7 @@ export function subscribe(
       const events: FeedEvent[] = []
       const tasks: Task[] = []
       const arrivals: number[] = []
+      let reset: number | undefined
       const waiters = new Set<() => void>()
       response.setEncoding('utf8')
       // Anything but a stream (an Error body) is kept as text only.
@@ -112,6 +117,14 @@ export function subscribe(
         for (const block of parsed.blocks) {
           blocks.push(block)
           if (block.kind !== 'event') continue
+          if (block.event === 'reset') {
+            const data = JSON.parse(block.data) as { seq: number }
+            if (Object.keys(data).join() !== 'seq' || !Number.isSafeInteger(data.seq)) {
+              throw new Error(`a reset carries its seq only: ${block.data}`)
+            }
+            reset = data.seq
+            continue
+          }
           const seq = Number(block.id)
           const type = block.event as FeedEvent['type']
           if (!Number.isSafeInteger(seq) || !['created', 'updated', 'deleted'].includes(type)) {
@@ -151,6 +164,7 @@ export function subscribe(
         events,
         tasks,
         arrivals,
+        reset: () => reset,
         async untilTasks(count, timeoutMs = 10_000) {
           await until(() => tasks.length >= count, timeoutMs, `${count} tasks on the feed`)
           return tasks.slice(0, count)
