@@ -66,3 +66,56 @@ describe('rate limit (RATE_LIMIT)', () => {
     expect(response.headers['x-ratelimit-remaining']).toBe('2')
   })
 })
+
+describe('rate limit with credentials', () => {
+  const ADMIN = 'rate-limit-admin-token'
+  let guarded: TestServer
+
+  beforeAll(async () => {
+    guarded = await startServer({ settings: { rateLimit: 3, apiToken: ADMIN } })
+  })
+
+  afterAll(async () => {
+    await guarded?.close()
+  })
+
+  /** A write token for `principal`, made by the admin (its request counts against the admin). */
+  async function tokenFor(principal: string): Promise<string> {
+    const made = await guarded.app.inject({
+      method: 'POST',
+      url: '/tokens',
+      headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+      payload: { name: principal, principal },
+    })
+    return (made.json() as { token: string }).token
+  }
+
+  const listWith = (token: string) =>
+    guarded.app.inject({ url: '/tasks', headers: { authorization: `Bearer ${token}` } })
+
+  it("counts a principal's requests together, whichever of its tokens it sends, apart from others'", async () => {
+    const [first, second, other] = [
+      await tokenFor('limited'),
+      await tokenFor('limited'),
+      await tokenFor('unlimited'),
+    ]
+    const statuses = [
+      (await listWith(first)).statusCode,
+      (await listWith(second)).statusCode,
+      (await listWith(first)).statusCode,
+      (await listWith(second)).statusCode,
+    ]
+    expect(statuses).toEqual([200, 200, 200, 429])
+    // Another principal from the same address has a limit of its own.
+    expect((await listWith(other)).statusCode).toBe(200)
+  })
+
+  it('answers 429 to an address past the limit of refused credentials, before looking at the next', async () => {
+    const refused = await Promise.all(
+      Array.from({ length: 3 }, () => listWith('tl_guessed-token-that-does-not-exist')),
+    )
+    expect(refused.map((response) => response.statusCode)).toEqual([401, 401, 401])
+    const next = await listWith('tl_another-guess')
+    await expectError(next, 429, 'Rate limit of 3 requests a minute exceeded; retry in 1 minute.')
+  })
+})

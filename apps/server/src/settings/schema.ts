@@ -152,7 +152,8 @@ export const SettingsSchema = Type.Object({
     Type.Integer({
       minimum: 0,
       default: 0,
-      description: 'Requests a minute per client address, past which 429; 0: off.',
+      description:
+        'Requests a minute per principal (per client address without a credential), past which 429; 0: off.',
     }),
     { env: 'RATE_LIMIT' },
   ),
