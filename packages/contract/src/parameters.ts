@@ -136,11 +136,16 @@ export const CreateTaskHeaders = Type.Object({
 /** Headers of POST /task. */
 export type CreateTaskHeaders = Static<typeof CreateTaskHeaders>
 
-/** Headers of PATCH and DELETE /tasks/{id}: a precondition and an idempotency key. */
+/** Headers of PATCH and DELETE /tasks/{id}: preconditions and an idempotency key. */
 export const ChangeTaskHeaders = Type.Object({
   'if-match': Type.Optional(
     entityTags(
       'a list of entity tags such as "3" (or *), at most 1024 characters. The change happens only if the task\'s current ETag is one of them (strong comparison); otherwise 412.',
+    ),
+  ),
+  'if-none-match': Type.Optional(
+    entityTags(
+      'a list of entity tags such as "3" (or *), at most 1024 characters. The change happens only if the task\'s current ETag is none of them (weak comparison; * for any task, so always 412 for an existing one); otherwise 412.',
     ),
   ),
   'idempotency-key': Type.Optional(IdempotencyKey),
@@ -150,6 +155,11 @@ export type ChangeTaskHeaders = Static<typeof ChangeTaskHeaders>
 
 /** Headers of GET /tasks/{id}: a conditional read. */
 export const GetTaskHeaders = Type.Object({
+  'if-match': Type.Optional(
+    entityTags(
+      'a list of entity tags such as "3" (or *), at most 1024 characters. Unless the task\'s current ETag is one of them (strong comparison), 412.',
+    ),
+  ),
   'if-none-match': Type.Optional(
     entityTags(
       'a list of entity tags such as "3" (or *), at most 1024 characters. When the task\'s current ETag is one of them (weak comparison), the answer is 304 Not Modified.',

@@ -44,6 +44,26 @@ export function ifMatchOf(value: string | undefined): IfMatch | undefined {
   })
 }
 
+/** Whether a request's If-Match holds for this version (none: it holds). */
+export function matchesIfMatch(value: string | undefined, version: number): boolean {
+  const ifMatch = ifMatchOf(value)
+  return ifMatch === undefined || ifMatch === '*' || ifMatch.includes(version)
+}
+
+/**
+ * If-None-Match as a write checks it: `*`, or the versions its tags name, weak or strong
+ * (weak comparison, RFC 9110 13.1.2): the write happens only if none is the current one.
+ */
+export function ifNoneMatchOf(value: string | undefined): IfMatch | undefined {
+  if (value === undefined) return undefined
+  const tags = entityTags(value)
+  if (tags === '*') return '*'
+  return tags.flatMap((tag) => {
+    const version = versionOf(tag.opaque)
+    return version === undefined ? [] : [version]
+  })
+}
+
 /** Whether If-None-Match names the task's version: weak comparison (`W/"3"` matches `"3"`), `*` any task. */
 export function noneMatchHits(value: string | undefined, version: number): boolean {
   if (value === undefined) return false

@@ -40,6 +40,12 @@ export interface ListsPage extends AtSeq<List[]> {
 
 type Keyed = { readonly caller: Caller; readonly key?: string | undefined }
 
+/** If-Match and If-None-Match, as a list write checks them. */
+type Conditions = {
+  readonly ifMatch?: IfMatch | undefined
+  readonly ifNoneMatch?: IfMatch | undefined
+}
+
 const digest = (value: unknown) =>
   createHash('sha256').update(JSON.stringify(value)).digest('base64url')
 
@@ -103,15 +109,16 @@ export class ListService {
   }
 
   /** PATCH /lists/{id}: a new name. */
-  rename(request: Keyed & { id: number; name: string; ifMatch?: IfMatch | undefined }) {
-    const { id, name, ifMatch } = request
-    return this.#write(request, { kind: 'rename-list', id, name, ifMatch }, ['PATCH', id, name])
+  rename(request: Keyed & { id: number; name: string } & Conditions) {
+    const { id, name, ifMatch, ifNoneMatch } = request
+    const write = { kind: 'rename-list', id, name, ifMatch, ifNoneMatch } as const
+    return this.#write(request, write, ['PATCH', id, name])
   }
 
   /** DELETE /lists/{id}: the list and every task in it. */
-  delete(request: Keyed & { id: number; ifMatch?: IfMatch | undefined }) {
-    const { id, ifMatch } = request
-    return this.#write(request, { kind: 'delete-list', id, ifMatch }, ['DELETE', id])
+  delete(request: Keyed & { id: number } & Conditions) {
+    const { id, ifMatch, ifNoneMatch } = request
+    return this.#write(request, { kind: 'delete-list', id, ifMatch, ifNoneMatch }, ['DELETE', id])
   }
 
   /** PUT /lists/{id}/members/{principal}. */

@@ -69,7 +69,10 @@ export default fp(
       app.addHook('onClose', () => shared.close())
     }
     const exceeded = (after: string) =>
-      new HttpError(429, `Rate limit of ${perMinute} requests a minute exceeded; retry in ${after}.`)
+      new HttpError(
+        429,
+        `Rate limit of ${perMinute} requests a minute exceeded; retry in ${after}.`,
+      )
     const failures = new FailedAuthentications(perMinute)
     app.addHook('onRequest', async (request, reply) => {
       if (!isPublic(request) && failures.exceeded(request.ip)) {

@@ -1,7 +1,14 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { type List, routes, type ServerFeatures } from '@tasklane/contract'
 import type { FastifyInstance, FastifyReply } from 'fastify'
-import { etagOf, ifMatchOf, noneMatchHits } from '../http/entity-tags.js'
+import { PreconditionFailedError } from '../domain/domain-errors.js'
+import {
+  etagOf,
+  ifMatchOf,
+  ifNoneMatchOf,
+  matchesIfMatch,
+  noneMatchHits,
+} from '../http/entity-tags.js'
 import { parseJsonBody } from '../http/json-body-parser.js'
 import { fromContract, namesOneResource, oneContentType } from '../http/route-options.js'
 import type { ListService, ListWritten } from '../lists/list-service.js'
@@ -62,6 +69,9 @@ export async function listRoutes(
     handler: async (request, reply) => {
       const { value: list, seq } = await lists.list(request.credential.caller, request.params.id)
       reply.header('ETag', etagOf(list.version)).header('Tasklane-Seq', seq)
+      if (!matchesIfMatch(request.headers['if-match'], list.version)) {
+        throw new PreconditionFailedError(list.id, list.version, 'List')
+      }
       if (noneMatchHits(request.headers['if-none-match'], list.version)) {
         return (reply as FastifyReply).code(304).send()
       }
@@ -107,6 +117,7 @@ export async function listRoutes(
           id: request.params.id,
           name: request.body.name as string,
           ifMatch: ifMatchOf(request.headers['if-match']),
+          ifNoneMatch: ifNoneMatchOf(request.headers['if-none-match']),
           key: request.headers['idempotency-key'],
         })
         return sendWritten(reply, 200, written)
@@ -127,6 +138,7 @@ export async function listRoutes(
           caller: request.credential.caller,
           id: request.params.id,
           ifMatch: ifMatchOf(request.headers['if-match']),
+          ifNoneMatch: ifNoneMatchOf(request.headers['if-none-match']),
           key: request.headers['idempotency-key'],
         })
         return sendWritten(reply, 204, written)

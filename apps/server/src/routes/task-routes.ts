@@ -1,8 +1,15 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { routes, type ServerFeatures } from '@tasklane/contract'
 import type { FastifyInstance, FastifyReply } from 'fastify'
+import { PreconditionFailedError } from '../domain/domain-errors.js'
 import { preferredMedia } from '../http/accept.js'
-import { etagOf, ifMatchOf, noneMatchHits } from '../http/entity-tags.js'
+import {
+  etagOf,
+  ifMatchOf,
+  ifNoneMatchOf,
+  matchesIfMatch,
+  noneMatchHits,
+} from '../http/entity-tags.js'
 import { parseJsonBody } from '../http/json-body-parser.js'
 import { fromContract, namesOneResource, oneContentType } from '../http/route-options.js'
 import { type ListingAnswer, NDJSON } from '../tasks/listing.js'
@@ -88,6 +95,10 @@ export async function taskRoutes(
     handler: async (request, reply) => {
       const { value: task, seq } = await reads.find(request.credential.caller, request.params.id)
       reply.header('ETag', etagOf(task.version)).header('Tasklane-Seq', seq)
+      // RFC 9110 13.1.1: a false If-Match stops any method, a read too.
+      if (!matchesIfMatch(request.headers['if-match'], task.version)) {
+        throw new PreconditionFailedError(task.id, task.version)
+      }
       if (noneMatchHits(request.headers['if-none-match'], task.version)) {
         return (reply as FastifyReply).code(304).send()
       }
@@ -111,6 +122,7 @@ export async function taskRoutes(
           id: request.params.id,
           patch: request.body,
           ifMatch: ifMatchOf(request.headers['if-match']),
+          ifNoneMatch: ifNoneMatchOf(request.headers['if-none-match']),
           key: request.headers['idempotency-key'],
         })
         return sendWritten(reply, 200, written)
@@ -132,6 +144,7 @@ export async function taskRoutes(
           kind: 'delete',
           id: request.params.id,
           ifMatch: ifMatchOf(request.headers['if-match']),
+          ifNoneMatch: ifNoneMatchOf(request.headers['if-none-match']),
           key: request.headers['idempotency-key'],
         })
         return sendWritten(reply, 204, written)

@@ -41,11 +41,13 @@ export type AccessWrite =
       readonly id: number
       readonly name: string
       readonly ifMatch?: IfMatch | undefined
+      readonly ifNoneMatch?: IfMatch | undefined
     })
   | (Keyed & {
       readonly kind: 'delete-list'
       readonly id: number
       readonly ifMatch?: IfMatch | undefined
+      readonly ifNoneMatch?: IfMatch | undefined
     })
   | (Keyed & {
       readonly kind: 'put-member'

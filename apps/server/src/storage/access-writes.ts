@@ -8,7 +8,7 @@ import {
   setMember,
   toList,
 } from './list-rows.js'
-import type { IfMatch } from './storage.js'
+import { hits, matches } from './row-state.js'
 import type { Schema } from './tables.js'
 import { createToken, revokeToken } from './token-writes.js'
 
@@ -56,9 +56,6 @@ export async function applyAccessWrite(
   }
   return { outcome, newest: seqs.newest, accessChanged: taken > 0 && write.kind !== 'rename-list' }
 }
-
-const matches = (ifMatch: IfMatch | undefined, version: number) =>
-  ifMatch === undefined || ifMatch === '*' || ifMatch.includes(version)
 
 /** One access write's transaction: the steps of each kind of write. */
 class AccessTransaction {
@@ -131,7 +128,10 @@ class AccessTransaction {
   async #renameList(write: Extract<AccessWrite, { kind: 'rename-list' }>): Promise<AccessOutcome> {
     const { list, refused } = await managedList(this.trx, write.caller, write.id)
     if (refused) return refused
-    if (!matches(write.ifMatch, Number(list.version))) {
+    if (
+      !matches(write.ifMatch, Number(list.version)) ||
+      hits(write.ifNoneMatch, Number(list.version))
+    ) {
       return { result: 'precondition-failed', version: Number(list.version) }
     }
     if (list.name === write.name) {
@@ -163,7 +163,10 @@ class AccessTransaction {
   async #deleteList(write: Extract<AccessWrite, { kind: 'delete-list' }>): Promise<AccessOutcome> {
     const { list, refused } = await managedList(this.trx, write.caller, write.id)
     if (refused) return refused
-    if (!matches(write.ifMatch, Number(list.version))) {
+    if (
+      !matches(write.ifMatch, Number(list.version)) ||
+      hits(write.ifNoneMatch, Number(list.version))
+    ) {
       return { result: 'precondition-failed', version: Number(list.version) }
     }
     const by = write.caller.principal

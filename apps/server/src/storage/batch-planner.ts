@@ -8,7 +8,7 @@ import {
   type Rights,
   type Role,
 } from '../domain/rights.js'
-import { answered, matches, patched, type RowState, rowState } from './row-state.js'
+import { answered, hits, matches, patched, type RowState, rowState } from './row-state.js'
 import type { TaskWrite, WriteOutcome } from './storage.js'
 import { storedTask } from './task-row.js'
 import type {
@@ -165,7 +165,8 @@ export class BatchPlanner {
       const elsewhere = this.#refusedIn(rights, target, 'list')
       if (elsewhere) return elsewhere
     }
-    if (!matches(item.ifMatch, row.version)) {
+    // RFC 9110's order: If-Match, then If-None-Match (which `*` fails for any task).
+    if (!matches(item.ifMatch, row.version) || hits(item.ifNoneMatch, row.version)) {
       return { result: 'precondition-failed', version: row.version }
     }
     const before = { seq: row.seq, tag: row.tag, status: row.status, listId: row.listId }

@@ -24,6 +24,10 @@ export interface RowState {
 export const matches = (ifMatch: IfMatch | undefined, version: number) =>
   ifMatch === undefined || ifMatch === '*' || ifMatch.includes(version)
 
+/** Whether If-None-Match names this version (`*` names every one). */
+export const hits = (ifNoneMatch: IfMatch | undefined, version: number) =>
+  ifNoneMatch !== undefined && (ifNoneMatch === '*' || ifNoneMatch.includes(version))
+
 /** A row as read, as the batch starts from it. */
 export function rowState(row: CurrentRow): RowState {
   return {

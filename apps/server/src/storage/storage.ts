@@ -63,11 +63,14 @@ export type TaskWrite =
       readonly id: number
       readonly patch: TaskPatch
       readonly ifMatch?: IfMatch | undefined
+      /** The change happens only if the task's version is none of these (or, `*`, never). */
+      readonly ifNoneMatch?: IfMatch | undefined
     })
   | (Keyed & {
       readonly kind: 'delete'
       readonly id: number
       readonly ifMatch?: IfMatch | undefined
+      readonly ifNoneMatch?: IfMatch | undefined
     })
 
 /**

@@ -23,8 +23,14 @@ export type WriteRequest = {
       readonly id: number
       readonly patch: TaskPatch
       readonly ifMatch?: IfMatch | undefined
+      readonly ifNoneMatch?: IfMatch | undefined
     }
-  | { readonly kind: 'delete'; readonly id: number; readonly ifMatch?: IfMatch | undefined }
+  | {
+      readonly kind: 'delete'
+      readonly id: number
+      readonly ifMatch?: IfMatch | undefined
+      readonly ifNoneMatch?: IfMatch | undefined
+    }
 )
 
 const digest = (value: unknown) =>
@@ -77,9 +83,12 @@ export function toTaskWrite(request: WriteRequest): TaskWrite {
         id: request.id,
         patch: request.patch,
         ifMatch: request.ifMatch,
+        ifNoneMatch: request.ifNoneMatch,
       }
-    case 'delete':
-      return { kind: 'delete', ...common, id: request.id, ifMatch: request.ifMatch }
+    case 'delete': {
+      const { id, ifMatch, ifNoneMatch } = request
+      return { kind: 'delete', ...common, id, ifMatch, ifNoneMatch }
+    }
   }
 }
 
