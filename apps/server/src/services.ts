@@ -99,7 +99,7 @@ export class Services {
     })
     this.lists = new ListService(storage, this.rights, keysInFlight)
     this.tokens = new TokenService(storage, authenticator)
-    this.#purge = new IdempotencyPurge(storage, log)
+    this.#purge = new IdempotencyPurge(storage, log, settings.idempotencyMaxKeys)
   }
 
   /** Starts the background work, once the app is ready to serve. */

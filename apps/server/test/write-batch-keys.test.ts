@@ -179,11 +179,23 @@ describe.each(storages)('Idempotency-Keys of storage.write on %s', (_, open) => 
   it('purges the keys created before a time, and only those', async () => {
     const key = freshKey()
     await write([keyedCreate('recent', key)], T0 + 10 * DAY)
-    const purged = await storage.purgeIdempotencyKeys(T0 + 10 * DAY)
+    const purged = await storage.purgeIdempotencyKeys(T0 + 10 * DAY, 1_000_000)
     expect(purged).toBeGreaterThan(0)
-    expect(await storage.purgeIdempotencyKeys(T0 + 10 * DAY)).toBe(0)
+    expect(await storage.purgeIdempotencyKeys(T0 + 10 * DAY, 1_000_000)).toBe(0)
     const [replay] = await write([keyedCreate('recent', key)], T0 + 10 * DAY)
     expect(replay).toMatchObject({ replayed: true })
+  })
+
+  it('keeps at most the newest keys it is told to, whatever their age, the oldest going first', async () => {
+    const at = T0 + 20 * DAY
+    const keys = Array.from({ length: 6 }, () => freshKey())
+    for (const [i, key] of keys.entries()) await write([keyedCreate(`bounded ${i}`, key)], at + i)
+    expect(await storage.purgeIdempotencyKeys(at - DAY, 4)).toBeGreaterThanOrEqual(2)
+    // The four newest replay; the two oldest are gone: a repeat creates anew.
+    for (const [i, key] of keys.entries()) {
+      const [outcome] = await write([keyedCreate(`bounded ${i}`, key)], at + 10)
+      expect(outcome).toMatchObject({ replayed: i >= 2 })
+    }
   })
 })
 

@@ -148,6 +148,15 @@ export const SettingsSchema = Type.Object({
     { env: 'API_TOKEN', expected: 'visible ASCII characters without spaces', secret: true },
   ),
   ...authSettings,
+  idempotencyMaxKeys: setting(
+    Type.Integer({
+      minimum: 1,
+      default: 1_000_000,
+      description:
+        'Idempotency-Keys kept at most (about 700 bytes each): a key replays for 24 h, or until this many newer keys have been stored, whichever comes first; checked every minute.',
+    }),
+    { env: 'IDEMPOTENCY_MAX_KEYS' },
+  ),
   rateLimit: setting(
     Type.Integer({
       minimum: 0,

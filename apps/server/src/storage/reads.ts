@@ -241,15 +241,6 @@ export class Reads {
   }
 }
 
-/** Deletes keys created before `before`; returns how many went. */
-export async function purgeIdempotencyKeys(db: Db, before: number): Promise<number> {
-  const result = await db
-    .deleteFrom('idempotency_keys')
-    .where('created_at', '<', before)
-    .executeTakeFirst()
-  return Number(result.numDeletedRows)
-}
-
 /** True when the database answers a trivial query. */
 export async function ping(db: Db): Promise<boolean> {
   try {

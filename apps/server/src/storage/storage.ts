@@ -239,8 +239,11 @@ export interface Storage {
    * stored before `notBefore` have expired. Resolves with one outcome per write.
    */
   write(items: readonly TaskWrite[], now: number, notBefore: number): Promise<WriteOutcome[]>
-  /** Deletes Idempotency-Keys created before `before`; resolves with how many went. */
-  purgeIdempotencyKeys(before: number): Promise<number>
+  /**
+   * Deletes Idempotency-Keys created before `before`, then the oldest beyond the newest
+   * `keep`; resolves with how many went.
+   */
+  purgeIdempotencyKeys(before: number, keep: number): Promise<number>
   /** How many live tasks there are (at start-up, to say what was opened). */
   countTasks(): Promise<number>
   /** True when the database answers a read. */

@@ -5,7 +5,8 @@ import type { Backend } from './backend.js'
 import { CommittedSeq } from './committed-seq.js'
 import { withDeadline } from './deadline.js'
 import { StorageEvents } from './events.js'
-import { ping, purgeIdempotencyKeys } from './reads.js'
+import { purgeIdempotencyKeys } from './key-purge.js'
+import { ping } from './reads.js'
 import type { ListFilter, Sequence, Snapshot, Storage, WriteOutcome } from './storage.js'
 import { TurnRead } from './turn-read.js'
 import { storageError } from './unavailable.js'
@@ -149,8 +150,8 @@ export class TaskStorage implements Storage {
     return outcomes
   }
 
-  purgeIdempotencyKeys(before: number) {
-    return this.#guarded(purgeIdempotencyKeys(this.#backend.db, before))
+  purgeIdempotencyKeys(before: number, keep: number) {
+    return this.#guarded(purgeIdempotencyKeys(this.#backend.db, before, keep))
   }
 
   countTasks() {

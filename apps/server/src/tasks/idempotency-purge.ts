@@ -2,22 +2,25 @@ import type { Log } from '../domain/log.js'
 import type { Storage } from '../storage/open-storage.js'
 import { IDEMPOTENCY_TTL_MS } from './task-writer.js'
 
-/** How often expired Idempotency-Keys are deleted. */
-const PURGE_EVERY_MS = 60 * 60 * 1000
+/** How often Idempotency-Keys are purged. */
+const PURGE_EVERY_MS = 60 * 1000
 
 /**
- * Deletes the Idempotency-Keys past their time to live: at start, then every hour. A
- * failure is logged and tried again at the next hour; a key past its time never replays
- * anyway (the write path ignores it), so a late purge only costs space.
+ * Deletes the Idempotency-Keys past their time to live, and the oldest beyond the newest
+ * `maxKeys` (IDEMPOTENCY_MAX_KEYS: the store's bound, whatever clients send): at start,
+ * then every minute. A failure is logged and tried again at the next; a key past its time
+ * never replays anyway (the write path ignores it), so a late purge only costs space.
  */
 export class IdempotencyPurge {
   readonly #storage: Storage
   readonly #log: Log
+  readonly #maxKeys: number
   #timer: NodeJS.Timeout | undefined
 
-  constructor(storage: Storage, log: Log) {
+  constructor(storage: Storage, log: Log, maxKeys: number) {
     this.#storage = storage
     this.#log = log
+    this.#maxKeys = maxKeys
   }
 
   /** Purges once, then every hour until stopped. */
@@ -33,7 +36,8 @@ export class IdempotencyPurge {
 
   async #purge(): Promise<void> {
     try {
-      const purged = await this.#storage.purgeIdempotencyKeys(Date.now() - IDEMPOTENCY_TTL_MS)
+      const before = Date.now() - IDEMPOTENCY_TTL_MS
+      const purged = await this.#storage.purgeIdempotencyKeys(before, this.#maxKeys)
       if (purged > 0) this.#log.info({ purged }, 'purged expired idempotency keys')
     } catch (error) {
       this.#log.warn({ err: error }, 'could not purge expired idempotency keys')
