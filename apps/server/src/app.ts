@@ -1,4 +1,5 @@
 import type { Server } from 'node:http'
+import { isDue } from '@tasklane/contract'
 import Fastify, {
   type FastifyHttpOptions,
   type FastifyInstance,
@@ -129,7 +130,8 @@ function fastifyOptions(
         removeAdditional: false,
         useDefaults: false,
         allErrors: false,
-        formats: { int32: true, int64: true },
+        // `due`: a day or a date-time with an offset, on a date that exists (the contract's).
+        formats: { int32: true, int64: true, due: isDue },
       },
     },
   }

@@ -16,6 +16,8 @@ function change(seq: number, prevSeq: number, prevTag: string, tag: string): Cha
     name: 'seven',
     tag,
     status: 'open',
+    priority: 0,
+    position: 'a0',
     version: 3,
     createdAt: '2026-11-25T00:00:00.000Z',
     createdBy: 'local',

@@ -258,8 +258,12 @@ describe('Idempotency-Key on POST /task', () => {
     )
 
     await age('k-recent', Date.now() - IDEMPOTENCY_TTL_MS - 1)
-    expect(await server.storage.purgeIdempotencyKeys(Date.now() - IDEMPOTENCY_TTL_MS, 1_000_000)).toBe(1)
-    expect(await server.storage.purgeIdempotencyKeys(Date.now() - IDEMPOTENCY_TTL_MS, 1_000_000)).toBe(0)
+    expect(
+      await server.storage.purgeIdempotencyKeys(Date.now() - IDEMPOTENCY_TTL_MS, 1_000_000),
+    ).toBe(1)
+    expect(
+      await server.storage.purgeIdempotencyKeys(Date.now() - IDEMPOTENCY_TTL_MS, 1_000_000),
+    ).toBe(0)
     expect(await keys()).toEqual(['k-old'])
   })
 

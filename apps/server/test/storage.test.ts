@@ -101,6 +101,8 @@ describe.runIf(onPostgres)('PostgreSQL storage', () => {
             seq: 1_000_000,
             prev_seq: 0,
             created_seq: 1_000_000,
+            priority: 0,
+            search: ' ',
           })
           .execute(),
       ),

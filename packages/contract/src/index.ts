@@ -25,6 +25,17 @@ export {
   WatchTasksQuery,
 } from './parameters.js'
 export {
+  CompletedAt,
+  DAY_PATTERN,
+  DUE_PATTERN,
+  isDue,
+  MoveTask,
+  TaskDue,
+  TaskNotes,
+  TaskPosition,
+  TaskPriority,
+} from './planning.js'
+export {
   type ErrorStatus,
   type HeaderDefinition,
   type ResponseHeaderName,

@@ -1,7 +1,8 @@
 // What requests carry besides a body: the query strings, path parameters and headers of the
 // routes, as TypeBox schemas the server validates with and the client types its calls from.
 import { type Static, Type } from '@sinclair/typebox'
-import { ListIdOf, MAX_LIMIT, MAX_TASK_ID, text } from './task.js'
+import { ListIdOf, MAX_LIMIT, MAX_TASK_ID, text } from './field-types.js'
+import { DAY_PATTERN } from './planning.js'
 
 /** An id parameter: a keyset cursor (`after` from 0, `before` from 1) or a resume point. */
 const idParameter = (minimum: 0 | 1, description: string) =>
@@ -17,6 +18,38 @@ const TagFilter = text(64, {
 const StatusFilter = Type.Union([Type.Literal('open'), Type.Literal('done')], {
   description: 'Return only tasks with this status: open or done.',
 })
+
+/** A day of a due range: `YYYY-MM-DD`, inclusive. */
+const DayParameter = (description: string) =>
+  Type.String({
+    format: 'due',
+    pattern: DAY_PATTERN,
+    description,
+    examples: ['2026-12-01'],
+  })
+
+/** The filters of due dates and priority, shared by GET /tasks and its change feed. */
+const planningFilters = {
+  priority: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: 3, description: 'Only tasks of this priority (0–3).' }),
+  ),
+  dueFrom: Type.Optional(
+    DayParameter('Only tasks due on this day or later (a moment counts on its day in tz).'),
+  ),
+  dueTo: Type.Optional(
+    DayParameter('Only tasks due on this day or earlier (a moment counts on its day in tz).'),
+  ),
+  tz: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 64,
+      pattern: '^[A-Za-z0-9_+/-]+$',
+      description:
+        'The IANA time zone (Europe/Paris) in which dueFrom, dueTo and overdue count days. Default UTC.',
+      examples: ['Europe/Paris'],
+    }),
+  ),
+}
 
 /** A position in the change sequence: 0 (before any change) to 2^53−1. */
 const seqParameter = (description: string) =>
@@ -51,6 +84,45 @@ export const ListTasksQuery = Type.Object(
     tag: Type.Optional(TagFilter),
     status: Type.Optional(StatusFilter),
     list: Type.Optional(ListIdOf('Return only tasks of this list.')),
+    sort: Type.Optional(
+      Type.Union(
+        [
+          Type.Literal('id'),
+          Type.Literal('due'),
+          Type.Literal('priority'),
+          Type.Literal('position'),
+          Type.Literal('updated'),
+        ],
+        {
+          default: 'id',
+          description:
+            'id (the default), due (undated last both ways), priority, position (the manual order: by list, then position) or updated; ties by id.',
+        },
+      ),
+    ),
+    ...planningFilters,
+    overdue: Type.Optional(
+      Type.Union([Type.Literal('true'), Type.Literal('false')], {
+        description: 'true: only open tasks due before now (a day is due until it ends in tz).',
+      }),
+    ),
+    q: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description:
+          'Words to search for in name and notes: each must begin a word of the task; case and accents ignored.',
+        examples: ['release not'],
+      }),
+    ),
+    cursor: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 1024,
+        pattern: '^[A-Za-z0-9_-]+$',
+        description: "Where the next page starts: copy it from a Link header's next URL.",
+      }),
+    ),
   },
   { additionalProperties: false },
 )
@@ -68,6 +140,7 @@ export const WatchTasksQuery = Type.Object(
     tag: Type.Optional(TagFilter),
     status: Type.Optional(StatusFilter),
     list: Type.Optional(ListIdOf('Follow only tasks of this list.')),
+    ...planningFilters,
   },
   { additionalProperties: false },
 )

@@ -18,6 +18,7 @@ import type { RouteDefinition, RouteLink } from './route-definition.js'
 
 export type { RouteDefinition, RouteLink } from './route-definition.js'
 
+import { MoveTask } from './planning.js'
 import { DeletedTask, NewTask, ref, Task, TaskPatch } from './task.js'
 import { CreatedToken, Me, NewToken, Token } from './token.js'
 
@@ -170,6 +171,33 @@ const taskRoutes = {
       422: 'The Idempotency-Key was used before with a different request.',
     },
   },
+  moveTask: {
+    operationId: 'moveTask',
+    method: 'POST',
+    path: '/tasks/{id}/move',
+    tags: ['task'],
+    summary: "Move a task in its list's manual order, optionally into another list.",
+    description:
+      'Exactly one of before, after (a task of the target list) or to (top or bottom), and optionally listId: one change (one seq, an updated event). With If-Match, only if the task still has one of its ETags (else 412).',
+    params: taskId,
+    headers: ChangeTaskHeaders,
+    body: ref(MoveTask),
+    response: {
+      200: ref(Task, { description: 'Success: the task in its new place' }),
+      default: errorRef,
+    },
+    responseHeaders: { 200: ['ETag', 'Tasklane-Seq', 'Idempotent-Replayed'] },
+    errors: {
+      400: 'The id, the move (not exactly one of before, after and to; a task not in the target list), If-Match or the Idempotency-Key is not valid.',
+      403: 'The caller reads the list but may not change its tasks (or the target list).',
+      404: 'No task has this id, or the caller cannot read it; or no target list it can read.',
+      409: 'A request with the same Idempotency-Key is still in flight.',
+      412: "If-Match does not name the task's current ETag (sent back in ETag); nothing changed.",
+      413: 'The body is larger than 64 KiB.',
+      415: 'The body is not application/json.',
+      422: 'The Idempotency-Key was used before with a different request.',
+    },
+  },
   watchTasks: {
     operationId: 'watchTasks',
     method: 'GET',
@@ -200,6 +228,7 @@ export const schemas = [
   Task,
   NewTask,
   TaskPatch,
+  MoveTask,
   DeletedTask,
   List,
   NewList,

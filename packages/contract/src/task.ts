@@ -1,16 +1,9 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox'
-import { PORTABLE_TEXT_PATTERN } from './text-pattern.js'
+import { ListIdOf, MAX_TASK_ID, PrincipalOf, Timestamp, text } from './field-types.js'
 
-/** Largest id the server ever issues: every JavaScript client reads ids exactly. */
-export const MAX_TASK_ID = Number.MAX_SAFE_INTEGER
+export { ListIdOf, MAX_LIMIT, MAX_TASK_ID, PrincipalOf, Timestamp, text } from './field-types.js'
 
-/** Largest value of the `limit` query parameter (int32). */
-export const MAX_LIMIT = 2_147_483_647
-
-/** A text field of at most `max` code points; `maxLength` counts code points in JSON Schema. */
-export function text(max: number, options: { description: string; examples: string[] }) {
-  return Type.String({ minLength: 1, maxLength: max, pattern: PORTABLE_TEXT_PATTERN, ...options })
-}
+import { CompletedAt, TaskDue, TaskNotes, TaskPosition, TaskPriority } from './planning.js'
 
 /** A task's name: 1–200 code points, not blank, no U+0000, no unpaired surrogate. */
 export const TaskName = text(200, {
@@ -33,23 +26,6 @@ export const TaskId = Type.Integer({
   examples: [1],
 })
 
-/** A list's identifier: assigned by the server, ascending in creation order. */
-export const ListIdOf = (description: string) =>
-  Type.Integer({ minimum: 1, maximum: MAX_TASK_ID, format: 'int64', description, examples: [1] })
-
-/**
- * A principal: who makes requests and changes (`admin`, `local`, a token's principal, a
- * JWT's `sub`): 1–128 visible ASCII characters.
- */
-export const PrincipalOf = (description: string) =>
-  Type.String({
-    minLength: 1,
-    maxLength: 128,
-    pattern: '^[\\x21-\\x7E]+$',
-    description,
-    examples: ['alice@example.com'],
-  })
-
 /** A task's state: `open` until done; done tasks can be opened again. */
 export const TaskStatus = Type.Union([Type.Literal('open'), Type.Literal('done')], {
   description: 'open or done. A new task is open unless it says otherwise.',
@@ -67,15 +43,6 @@ export const TaskVersion = Type.Integer({
   examples: [1],
 })
 
-/** An RFC 3339 UTC timestamp with milliseconds, as the server writes them. */
-export const Timestamp = (description: string) =>
-  Type.String({
-    format: 'date-time',
-    pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$',
-    description,
-    examples: ['2026-11-25T09:30:00.000Z'],
-  })
-
 /** The body of POST /task. */
 export const NewTask = Type.Object(
   {
@@ -85,6 +52,9 @@ export const NewTask = Type.Object(
     listId: Type.Optional(
       ListIdOf('The list to create the task in. Omitted: the lowest-id list the caller can edit.'),
     ),
+    notes: Type.Optional(TaskNotes),
+    due: Type.Optional(TaskDue),
+    priority: Type.Optional(TaskPriority),
   },
   { $id: 'NewTask', additionalProperties: false, description: 'A task to create.' },
 )
@@ -101,7 +71,12 @@ export const Task = Type.Object(
     listId: ListIdOf('The list the task is in.'),
     name: TaskName,
     tag: Type.Optional(TaskTag),
+    notes: Type.Optional(TaskNotes),
     status: TaskStatus,
+    priority: TaskPriority,
+    due: Type.Optional(TaskDue),
+    completedAt: Type.Optional(CompletedAt),
+    position: TaskPosition,
     version: TaskVersion,
     createdAt: Timestamp('When the task was created (RFC 3339, UTC, milliseconds).'),
     createdBy: PrincipalOf('Who created the task.'),
@@ -127,14 +102,25 @@ export const TaskPatch = Type.Object(
     ),
     status: Type.Optional(TaskStatus),
     listId: Type.Optional(
-      ListIdOf('Moves the task into this list: the caller must be an editor of both lists.'),
+      ListIdOf('Moves the task into this list (last in it): the caller must edit both lists.'),
     ),
+    notes: Type.Optional(
+      Type.Union([TaskNotes, Type.Null()], { description: 'New notes, or null to remove them.' }),
+    ),
+    due: Type.Optional(
+      Type.Union([TaskDue, Type.Null()], {
+        description:
+          'a day (YYYY-MM-DD) or a date-time with an offset (2026-12-01T17:00:00+01:00), from 1970 to 9999; or null to remove the due.',
+      }),
+    ),
+    priority: Type.Optional(TaskPriority),
   },
   {
     $id: 'TaskPatch',
     additionalProperties: false,
     minProperties: 1,
-    description: 'A JSON Merge Patch of a task: the fields to change. "tag": null removes the tag.',
+    description:
+      'A JSON Merge Patch of a task: the fields to change. null removes the tag, the notes or the due.',
   },
 )
 /** The body of PATCH /tasks/{id}. */

@@ -165,6 +165,7 @@ export function validationMessage(
     case 'maximum':
       return `${subject} must be at most ${p.limit}.`
     case 'pattern':
+    case 'format':
       return patternMessage(subject, node, value)
     case 'const':
     case 'enum':

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { routes, type ServerFeatures } from '@tasklane/contract'
 import type { FastifyInstance, FastifyReply } from 'fastify'
-import { PreconditionFailedError } from '../domain/domain-errors.js'
+import { BadRequestError, PreconditionFailedError } from '../domain/domain-errors.js'
 import { preferredMedia } from '../http/accept.js'
 import {
   etagOf,
@@ -103,6 +103,30 @@ export async function taskRoutes(
         return (reply as FastifyReply).code(304).send()
       }
       return reply.send(task)
+    },
+  })
+
+  api.route({
+    ...fromContract(routes.moveTask, features),
+    onRequest: [namesATask, oneContentType('application/json')],
+    handler: async (request, reply) => {
+      const move = request.body
+      const named = [move.before, move.after, move.to].filter((value) => value !== undefined)
+      if (named.length !== 1) {
+        throw new BadRequestError(
+          'The move must name exactly one of "before", "after" and "to" (top or bottom).',
+        )
+      }
+      const written = await writer.write({
+        caller: request.credential.caller,
+        kind: 'move',
+        id: request.params.id,
+        move,
+        ifMatch: ifMatchOf(request.headers['if-match']),
+        ifNoneMatch: ifNoneMatchOf(request.headers['if-none-match']),
+        key: request.headers['idempotency-key'],
+      })
+      return sendWritten(reply, 200, written)
     },
   })
 

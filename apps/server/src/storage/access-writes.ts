@@ -118,6 +118,7 @@ class AccessTransaction {
         created_by: by,
         updated_by: by,
         seq,
+        order_seq: seq,
       })
       .returningAll()
       .executeTakeFirstOrThrow()

@@ -8,7 +8,16 @@ import {
   type Rights,
   type Role,
 } from '../domain/rights.js'
-import { answered, hits, matches, patched, type RowState, rowState } from './row-state.js'
+import { ListOrder } from './list-order.js'
+import {
+  answered,
+  hits,
+  matches,
+  patched,
+  planningFields,
+  type RowState,
+  rowState,
+} from './row-state.js'
 import type { TaskWrite, WriteOutcome } from './storage.js'
 import { storedTask } from './task-row.js'
 import type {
@@ -32,12 +41,14 @@ interface PlannedWrite {
 }
 
 type Refusal = Exclude<WriteOutcome, { result: 'written' }>
+type Change = Extract<TaskWrite, { kind: 'update' | 'delete' | 'move' }>
 
 const NOT_FOUND: Refusal = { result: 'not-found' }
 
 /**
  * Plans one batch, write by write, from what it read: the named steps of the algorithm.
- * Nothing is written until `plan` hands the result to the backend.
+ * Nothing is written until `plan` hands the result to the backend. Throws WindowNeeded
+ * when a write places a task in a stretch of a manual order the batch has not read.
  */
 export class BatchPlanner {
   readonly #context: BatchContext
@@ -47,6 +58,9 @@ export class BatchPlanner {
   readonly #rows = new Map<number, RowState>()
   readonly #roles = new Map<string, Map<number, Role>>()
   readonly #lists: ReadonlySet<number>
+  readonly #order: ListOrder
+  /** The lists the batch places tasks in. */
+  readonly #placedIn = new Set<number>()
   readonly #inserts: PlannedInsert[] = []
   readonly #keys: PlannedKey[] = []
   readonly #results: (PlannedWrite | Refusal)[] = []
@@ -63,6 +77,7 @@ export class BatchPlanner {
       this.#roles.set(principal, roles)
     }
     this.#lists = new Set(context.lists.map(Number))
+    this.#order = new ListOrder(context.placed, context.windows)
   }
 
   /** Plans the next write of the batch. */
@@ -88,6 +103,7 @@ export class BatchPlanner {
     if (this.#inserts.length === 0 && rewrites.length === 0 && this.#keys.length === 0) {
       return undefined
     }
+    const orders = this.#context.orders.filter(({ listId }) => this.#placedIn.has(Number(listId)))
     return {
       now: this.#now,
       notBefore,
@@ -95,6 +111,7 @@ export class BatchPlanner {
       inserts: this.#inserts,
       rewrites,
       keys: this.#keys,
+      orders,
       changes: this.#changes,
     }
   }
@@ -126,25 +143,38 @@ export class BatchPlanner {
       const refused = this.#refusedIn(rights, listId, 'list')
       if (refused) return refused
     }
-    const off = ++this.#changes
-    const insert: PlannedInsert = {
+    const status = item.status ?? 'open'
+    const by = item.caller.principal
+    const state = {
       name: item.name,
       tag: item.tag ?? null,
-      status: item.status ?? 'open',
-      list_id: listId,
-      created_by: item.caller.principal,
-      off,
-    }
-    this.#inserts.push(insert)
-    const task = answered({
-      ...insert,
+      status,
       listId,
+      notes: item.notes ?? null,
+      due: item.due ?? null,
+      priority: item.priority ?? 0,
+      completedAt: status === 'done' ? this.#now : null,
+      position: this.#order.bottom(listId),
       version: 1,
       createdAt: this.#now,
-      createdBy: insert.created_by,
+      createdBy: by,
       updatedAt: this.#now,
-      updatedBy: insert.created_by,
+      updatedBy: by,
+    }
+    const off = ++this.#changes
+    const { name, tag } = state
+    this.#inserts.push({
+      name,
+      tag,
+      status,
+      list_id: listId,
+      created_by: by,
+      off,
+      ...planningFields(state),
     })
+    // Not an id yet: a place the later writes of the batch see.
+    this.#place(-this.#inserts.length, listId, state.position)
+    const task = answered(state)
     return {
       seq: { off },
       id: { insert: this.#inserts.length - 1 },
@@ -154,23 +184,26 @@ export class BatchPlanner {
     }
   }
 
-  #change(item: Extract<TaskWrite, { kind: 'update' | 'delete' }>): PlannedWrite | Refusal {
+  #change(item: Change): PlannedWrite | Refusal {
     const row = this.#rows.get(item.id)
     if (row === undefined || row.status === 'deleted') return NOT_FOUND
     const rights = this.#rightsOf(item.caller)
     const refused = this.#refusedIn(rights, row.listId, 'task')
     if (refused) return refused
-    const target = item.kind === 'update' ? item.patch.listId : undefined
+    const target =
+      item.kind === 'update' ? item.patch.listId : item.kind === 'move' ? item.listId : undefined
     if (target !== undefined && target !== row.listId) {
       const elsewhere = this.#refusedIn(rights, target, 'list')
       if (elsewhere) return elsewhere
     }
-    // RFC 9110's order: If-Match, then If-None-Match (which `*` fails for any task).
+    const reference =
+      item.kind === 'move' ? this.#badReference(item, target ?? row.listId) : undefined
+    if (reference) return reference
     if (!matches(item.ifMatch, row.version) || hits(item.ifNoneMatch, row.version)) {
       return { result: 'precondition-failed', version: row.version }
     }
     const before = { seq: row.seq, tag: row.tag, status: row.status, listId: row.listId }
-    const changed = item.kind === 'delete' || patched(row, item.patch)
+    const changed = this.#apply(item, row)
     if (changed) {
       row.prev = before
       row.seq = { off: ++this.#changes }
@@ -187,6 +220,52 @@ export class BatchPlanner {
     }
     const task = item.kind === 'delete' ? undefined : answered(row)
     return { seq: row.seq, id: row.id, task, replayed: false, changed }
+  }
+
+  /** Changes `row` as `item` asks; false when that changes nothing. */
+  #apply(item: Change, row: RowState): boolean {
+    if (item.kind === 'delete') {
+      this.#order.remove(row.id)
+      return true
+    }
+    if (item.kind === 'update') {
+      const from = row.listId
+      const changed = patched(row, item.patch, this.#now)
+      // Into another list: last in it.
+      if (row.listId !== from) this.#place(row.id, row.listId, this.#order.bottom(row.listId))
+      return changed
+    }
+    const listId = item.listId ?? row.listId
+    this.#order.remove(row.id)
+    const { to } = item
+    const position =
+      to === 'top' || to === 'bottom'
+        ? this.#order[to](listId)
+        : 'before' in to
+          ? this.#order.beside(listId, to.before, 'before')
+          : this.#order.beside(listId, to.after, 'after')
+    row.listId = listId
+    this.#place(row.id, listId, position)
+    // One move is one change, wherever it lands.
+    return true
+  }
+
+  #place(id: number, listId: number, position: string): void {
+    this.#order.place(id, listId, position)
+    this.#placedIn.add(listId)
+    const row = this.#rows.get(id)
+    if (row !== undefined) row.position = position
+  }
+
+  /** A move's reference that is not a live task of the target list (nor the moved one itself). */
+  #badReference(item: Extract<TaskWrite, { kind: 'move' }>, listId: number): Refusal | undefined {
+    const { to } = item
+    if (typeof to === 'string') return undefined
+    const field = 'before' in to ? 'before' : 'after'
+    const id = 'before' in to ? to.before : to.after
+    const ref = this.#rows.get(id)
+    const stays = ref !== undefined && ref.status !== 'deleted' && ref.listId === listId
+    return stays && id !== item.id ? undefined : { result: 'bad-reference', field, id }
   }
 
   /**
@@ -236,20 +315,22 @@ export class BatchPlanner {
     const rewrites: PlannedRewrite[] = []
     for (const row of this.#rows.values()) {
       if (row.prev === undefined || !('off' in row.seq)) continue
+      const { id, expectedSeq, name, tag, status, listId, version, updatedBy, seq, prev } = row
       rewrites.push({
-        id: row.id,
-        expectedSeq: row.expectedSeq,
-        name: row.name,
-        tag: row.tag,
-        status: row.status,
-        list_id: row.listId,
-        version: row.version,
-        updated_by: row.updatedBy,
-        off: row.seq.off,
-        prevSeq: row.prev.seq,
-        prevTag: row.prev.tag,
-        prevStatus: row.prev.status,
-        prevListId: row.prev.listId,
+        id,
+        expectedSeq,
+        name,
+        tag,
+        status,
+        list_id: listId,
+        version,
+        updated_by: updatedBy,
+        ...planningFields(row),
+        off: seq.off,
+        prevSeq: prev.seq,
+        prevTag: prev.tag,
+        prevStatus: prev.status,
+        prevListId: prev.listId,
       })
     }
     return rewrites

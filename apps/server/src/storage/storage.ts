@@ -57,6 +57,9 @@ export type TaskWrite =
       readonly status?: 'open' | 'done' | undefined
       /** The list to create it in; undefined: the lowest-id list the caller can edit. */
       readonly listId?: number | undefined
+      readonly notes?: string | undefined
+      readonly due?: string | undefined
+      readonly priority?: number | undefined
     })
   | (Keyed & {
       readonly kind: 'update'
@@ -69,6 +72,16 @@ export type TaskWrite =
   | (Keyed & {
       readonly kind: 'delete'
       readonly id: number
+      readonly ifMatch?: IfMatch | undefined
+      readonly ifNoneMatch?: IfMatch | undefined
+    })
+  | (Keyed & {
+      readonly kind: 'move'
+      readonly id: number
+      /** Just before or after another task of the (target) list, or at one of its ends. */
+      readonly to: { readonly before: number } | { readonly after: number } | 'top' | 'bottom'
+      /** The list to move it into; undefined: its own. */
+      readonly listId?: number | undefined
       readonly ifMatch?: IfMatch | undefined
       readonly ifNoneMatch?: IfMatch | undefined
     })
@@ -99,6 +112,8 @@ export type WriteOutcome =
       readonly readOnly: boolean
     }
   | { readonly result: 'no-list' }
+  /** A move names a task that is not in the (target) list, or the moved task itself. */
+  | { readonly result: 'bad-reference'; readonly field: 'before' | 'after'; readonly id: number }
   | { readonly result: 'precondition-failed'; readonly version: number }
   | { readonly result: 'key-conflict' }
 

@@ -32,6 +32,20 @@ export interface TasksTable {
   prev_list_id: number | null
   /** The seq of the change that created it; 0 when unknown (a task older than lists). */
   created_seq: number
+  notes: string | null
+  /** The due as sent; with its day (a day's) or instant (a moment's), and its sort key. */
+  due: string | null
+  due_day: string | null
+  due_at: number | null
+  due_key: number | null
+  /** 0 none, 1 low, 2 medium, 3 high. */
+  priority: number
+  /** When it became done (ms); null while open. */
+  completed_at: number | null
+  /** Its place in its list's manual order: fractional keys compared as bytes. */
+  position: string | null
+  /** Its words as search compares them (domain/search-text.ts). */
+  search: string
 }
 
 /** A list's state: live, or deleted (its row stays, so its id is never reused). */
@@ -49,6 +63,8 @@ export interface ListsTable {
   updated_by: string
   /** The seq of the list's latest change (0: it has not changed since lists exist). */
   seq: number
+  /** The seq of the latest write that placed a task in its manual order. */
+  order_seq: number
 }
 
 /** Row of `members`: a principal's role in a list. A removed member's row goes. */

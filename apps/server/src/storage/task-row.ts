@@ -13,6 +13,11 @@ export interface TaskRow {
   readonly created_by: string
   readonly updated_at: number
   readonly updated_by: string
+  readonly notes: string | null
+  readonly due: string | null
+  readonly priority: number
+  readonly completed_at: number | null
+  readonly position: string | null
 }
 
 /** A row as the change feed reads it: its latest change, and the row before that change. */
@@ -23,6 +28,8 @@ export interface ChangeRow extends TaskRow {
   readonly prev_status: RowStatus | null
   readonly prev_list_id: number | null
   readonly created_seq: number
+  readonly due_day: string | null
+  readonly due_at: number | null
 }
 
 /** The columns of a TaskRow, in the order the reads select them. */
@@ -37,6 +44,11 @@ export const TASK_COLUMNS = [
   'created_by',
   'updated_at',
   'updated_by',
+  'notes',
+  'due',
+  'priority',
+  'completed_at',
+  'position',
 ] as const
 
 /** The columns of a ChangeRow, in the order the change feed selects them. */
@@ -48,6 +60,8 @@ export const CHANGE_COLUMNS = [
   'prev_status',
   'prev_list_id',
   'created_seq',
+  'due_day',
+  'due_at',
 ] as const
 
 /** A millisecond timestamp as the API writes it: RFC 3339, UTC, with milliseconds. */
@@ -65,7 +79,13 @@ export function toTask(row: TaskRow): Task {
     name: row.name,
   } as { -readonly [K in keyof Task]: Task[K] }
   if (row.tag !== null) task.tag = row.tag
+  if (row.notes !== null) task.notes = row.notes
   task.status = row.status === 'done' ? 'done' : 'open'
+  task.priority = Number(row.priority)
+  if (row.due !== null) task.due = row.due
+  if (row.completed_at !== null) task.completedAt = timestamp(Number(row.completed_at))
+  // A tombstone of a task deleted before positions existed has none: it is never answered.
+  task.position = row.position ?? ''
   task.version = Number(row.version)
   task.createdAt = timestamp(Number(row.created_at))
   task.createdBy = row.created_by
@@ -80,6 +100,7 @@ export function toTask(row: TaskRow): Task {
  * then in list 1, created and changed by `local`, as the migration to lists recorded it.
  */
 export function storedTask(json: string): Omit<Task, 'id'> {
+  // Responses stored before planning existed lack its fields: as the migration made them.
   const stored = JSON.parse(json) as Partial<Task> & Pick<Task, 'name' | 'status' | 'version'>
   const { id: _id, ...task } = toTask({
     id: 0,
@@ -92,6 +113,12 @@ export function storedTask(json: string): Omit<Task, 'id'> {
     created_by: stored.createdBy ?? 'local',
     updated_at: Date.parse(stored.updatedAt as string),
     updated_by: stored.updatedBy ?? 'local',
+    notes: stored.notes ?? null,
+    due: stored.due ?? null,
+    priority: stored.priority ?? 0,
+    completed_at: stored.completedAt === undefined ? null : Date.parse(stored.completedAt),
+    // A response stored before the manual order existed names no place in it.
+    position: stored.position ?? null,
   })
   return task
 }

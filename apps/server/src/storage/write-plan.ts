@@ -1,7 +1,8 @@
 import { isAdmin } from '../domain/rights.js'
 import { BatchPlanner } from './batch-planner.js'
+import { WindowNeeded } from './list-order.js'
 import type { TaskWrite, WriteOutcome } from './storage.js'
-import { type BatchRead, STALE, type WriteStatements } from './write-port.js'
+import { type BatchRead, type OrderWindow, STALE, type WriteStatements } from './write-port.js'
 
 /** How often a batch starts over because another writer changed what it read meanwhile. */
 const MAX_ATTEMPTS = 10
@@ -24,10 +25,21 @@ export async function writeBatch(
   now: number,
   notBefore: number,
 ): Promise<WriteOutcome[]> {
-  const request = batchRead(items, notBefore)
+  let request = batchRead(items, notBefore)
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     const planner = new BatchPlanner(await statements.read(request), now)
-    for (const item of items) planner.add(item)
+    try {
+      for (const item of items) planner.add(item)
+    } catch (error) {
+      if (!(error instanceof WindowNeeded)) throw error
+      // A stretch of a manual order the first read could not know to read (a member's
+      // default list, the ends of a task's own list): read again with it.
+      const size = windowSize(items)
+      request = { ...request, windows: [...request.windows, { ...error.window, size }] }
+      attempt--
+      if (request.windows.length > items.length * 3 + 2) throw error
+      continue
+    }
     const plan = planner.plan(notBefore)
     if (plan === undefined) return planner.outcomes({ base: 0, ids: [] })
     const applied = await statements.apply(plan)
@@ -40,20 +52,57 @@ export async function writeBatch(
   throw new Error(`Other writers changed what this batch read ${MAX_ATTEMPTS} times over.`)
 }
 
-/** What a batch reads: its keys, the tasks it touches, the roles and lists that decide. */
+/**
+ * How many places of a manual order a window holds on each side: more than the tasks the
+ * batch may take out of it (moves and changes of list), so that the true neighbours of a
+ * place are always among those read.
+ */
+function windowSize(items: readonly TaskWrite[]): number {
+  const movers = items.filter(
+    (item) => item.kind === 'move' || (item.kind === 'update' && item.patch.listId !== undefined),
+  )
+  return movers.length + 1
+}
+
+/** The list a write names as its target, if any. */
+function targetOf(item: TaskWrite): number | undefined {
+  if (item.kind === 'create' || item.kind === 'move') return item.listId
+  return item.kind === 'update' ? item.patch.listId : undefined
+}
+
+/**
+ * What a batch reads: its keys, the tasks it touches (and those its moves name), the
+ * roles and lists that decide, and the stretches of manual orders it places tasks in.
+ */
 function batchRead(items: readonly TaskWrite[], notBefore: number): BatchRead {
   const keys = new Set<string>()
   const ids = new Set<number>()
   const principals = new Set<string>()
   const lists = new Set<number>()
+  const windows = new Map<string, OrderWindow>()
+  const size = windowSize(items)
+  const window = (listId: OrderWindow['listId'], at: OrderWindow['at']) =>
+    windows.set(`${listId}:${typeof at === 'string' ? at : at.around}`, { listId, at, size })
   for (const item of items) {
     if (item.key !== undefined) keys.add(item.key)
     if (item.kind !== 'create') ids.add(item.id)
-    const target =
-      item.kind === 'create' ? item.listId : item.kind === 'update' ? item.patch.listId : undefined
+    const target = targetOf(item)
     if (target !== undefined) lists.add(target)
     if (isAdmin(item.caller)) for (const id of item.caller.lists ?? []) lists.add(id)
     else principals.add(item.caller.principal)
+    if (item.kind === 'create' || (item.kind === 'update' && target !== undefined)) {
+      window(target ?? 'first', 'bottom')
+    }
+    if (item.kind === 'move') {
+      const { to } = item
+      if (typeof to === 'string') {
+        if (target !== undefined) window(target, to)
+      } else {
+        const ref = 'before' in to ? to.before : to.after
+        ids.add(ref)
+        window(target ?? 0, { around: ref })
+      }
+    }
   }
   return {
     keys: [...keys],
@@ -61,5 +110,6 @@ function batchRead(items: readonly TaskWrite[], notBefore: number): BatchRead {
     ids: [...ids],
     principals: [...principals],
     lists: [...lists],
+    windows: [...windows.values()],
   }
 }

@@ -23,6 +23,24 @@ export interface CurrentRow extends TaskRow {
   readonly seq: number
 }
 
+/**
+ * A stretch of a list's manual order a batch needs: the live tasks just before and after a
+ * task (`around`), or at the top or bottom of the list; `size` of them on each side.
+ */
+export interface OrderWindow {
+  /** The list; `first`, the lowest-id live list; ignored `around` a task (its own list). */
+  readonly listId: number | 'first'
+  readonly at: { readonly around: number } | 'top' | 'bottom'
+  readonly size: number
+}
+
+/** A live task's place in its list's manual order, as a window read it. */
+export interface Placed {
+  readonly id: number
+  readonly listId: number
+  readonly position: string
+}
+
 /** What a batch must read before it can plan. */
 export interface BatchRead {
   /** Idempotency-Keys (scoped to their principals) the batch carries. */
@@ -35,6 +53,8 @@ export interface BatchRead {
   readonly principals: readonly string[]
   /** Lists whose existence the batch depends on (an admin's targets). */
   readonly lists: readonly number[]
+  /** The stretches of manual orders the batch places tasks in. */
+  readonly windows: readonly OrderWindow[]
 }
 
 /** A principal's role in a list, as stored. */
@@ -55,13 +75,32 @@ export interface BatchContext {
   readonly firstList: number | undefined
   /** The seq of the newest change to anyone's rights: the plan holds only while it stands. */
   readonly accessSeq: number
+  /** The windows read, each with the list it was read in (`first` and `around` resolved). */
+  readonly windows: readonly Omit<OrderWindow, 'size'>[]
+  /** The tasks of the windows read (around a task, that task too), with their places. */
+  readonly placed: readonly Placed[]
+  /** The `order_seq` of each list a window was read in: the plan holds only while it stands. */
+  readonly orders: readonly { readonly listId: number; readonly orderSeq: number }[]
 }
 
 /** A seq of the plan: known already (`abs`), or the n-th change of the plan (`off`, from 1). */
 export type PlannedSeq = { readonly abs: number } | { readonly off: number }
 
+/** What planning adds to a task's stored fields: its notes, due, priority, completion, place. */
+export interface PlanningFields {
+  readonly notes: string | null
+  readonly due: string | null
+  readonly due_day: string | null
+  readonly due_at: number | null
+  readonly due_key: number | null
+  readonly priority: number
+  readonly completed_at: number | null
+  readonly position: string
+  readonly search: string
+}
+
 /** A task's stored fields, as the write algorithm sets them (named as the table's columns). */
-export interface TaskFields {
+export interface TaskFields extends PlanningFields {
   readonly name: string
   readonly tag: string | null
   readonly status: RowStatus
@@ -71,7 +110,7 @@ export interface TaskFields {
 }
 
 /** A task the plan creates: version 1, created and updated at the plan's `now` by `created_by`. */
-export interface PlannedInsert {
+export interface PlannedInsert extends PlanningFields {
   readonly name: string
   readonly tag: string | null
   readonly status: 'open' | 'done'
@@ -112,6 +151,8 @@ export interface WritePlan {
   readonly inserts: readonly PlannedInsert[]
   readonly rewrites: readonly PlannedRewrite[]
   readonly keys: readonly PlannedKey[]
+  /** The lists the plan places tasks in, with the `order_seq` it read (set to its last seq). */
+  readonly orders: readonly { readonly listId: number; readonly orderSeq: number }[]
   readonly changes: number
 }
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
-import type { NewTask, TaskPatch } from '@tasklane/contract'
+import type { MoveTask, NewTask, TaskPatch } from '@tasklane/contract'
 import {
+  BadRequestError,
   ForbiddenError,
   IdempotencyConflictError,
   ListNotFoundError,
@@ -31,7 +32,24 @@ export type WriteRequest = {
       readonly ifMatch?: IfMatch | undefined
       readonly ifNoneMatch?: IfMatch | undefined
     }
+  | {
+      readonly kind: 'move'
+      readonly id: number
+      readonly move: MoveTask
+      readonly ifMatch?: IfMatch | undefined
+      readonly ifNoneMatch?: IfMatch | undefined
+    }
 )
+
+/** A field a request leaves out, in a digest's form: no field's value is an object. */
+const ABSENT = {}
+
+/** `form` and then `extra`, the fields left out as ABSENT, none after the last given. */
+function grown(form: unknown[], extra: readonly unknown[]): unknown[] {
+  let end = extra.length
+  while (end > 0 && extra[end - 1] === undefined) end--
+  return [...form, ...extra.slice(0, end).map((value) => (value === undefined ? ABSENT : value))]
+}
 
 const digest = (value: unknown) =>
   createHash('sha256').update(JSON.stringify(value)).digest('base64url')
@@ -45,22 +63,22 @@ const digest = (value: unknown) =>
 function fingerprint(request: WriteRequest): string {
   switch (request.kind) {
     case 'create': {
-      const { name, tag, status, listId } = request.task
-      const form: unknown[] = [name, tag ?? null]
-      if (status !== undefined || listId !== undefined) form.push(status ?? null)
-      if (listId !== undefined) form.push(listId)
-      return digest(form)
+      const { name, tag, status, listId, notes, due, priority } = request.task
+      // The first forms had null where status was left out, before a list was named.
+      const named = status === undefined && listId !== undefined ? null : status
+      return digest(grown([name, tag ?? null], [named, listId, notes, due, priority]))
     }
     case 'update': {
-      // 0 marks a field the patch leaves out: no field's value can be a number but listId,
-      // which comes last, and only when the patch names it.
-      const { name = 0, tag = 0, status = 0, listId } = request.patch
-      const form: unknown[] = ['PATCH', request.id, name, tag, status]
-      if (listId !== undefined) form.push(listId)
-      return digest(form)
+      // 0 marks name, tag or status left out (their first form): none of them is a number.
+      const { name = 0, tag = 0, status = 0, listId, notes, due, priority } = request.patch
+      return digest(grown(['PATCH', request.id, name, tag, status], [listId, notes, due, priority]))
     }
     case 'delete':
       return digest(['DELETE', request.id])
+    case 'move': {
+      const { before, after, to, listId } = request.move
+      return digest(grown(['MOVE', request.id], [before, after, to, listId]))
+    }
   }
 }
 
@@ -89,6 +107,16 @@ export function toTaskWrite(request: WriteRequest): TaskWrite {
       const { id, ifMatch, ifNoneMatch } = request
       return { kind: 'delete', ...common, id, ifMatch, ifNoneMatch }
     }
+    case 'move': {
+      const { id, move, ifMatch, ifNoneMatch } = request
+      const to =
+        move.before !== undefined
+          ? { before: move.before }
+          : move.after !== undefined
+            ? { after: move.after }
+            : (move.to as 'top' | 'bottom')
+      return { kind: 'move', ...common, id, to, listId: move.listId, ifMatch, ifNoneMatch }
+    }
   }
 }
 
@@ -106,6 +134,10 @@ export function written(request: WriteRequest, outcome: WriteOutcome): Written {
       throw new ListNotFoundError(outcome.listId)
     case 'forbidden':
       throw forbiddenIn(outcome.listId, 'tasks', outcome)
+    case 'bad-reference':
+      throw new BadRequestError(
+        `Field "${outcome.field}" must name another task of the list the task is moved into; task ${outcome.id} is not one.`,
+      )
     case 'no-list':
       throw new ForbiddenError(
         'There is no list you can add tasks to: name one in "listId", or create one with POST /list.',

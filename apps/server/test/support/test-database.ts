@@ -3,9 +3,11 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Task } from '@tasklane/contract'
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
+import { generateNKeysBetween } from 'fractional-indexing'
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely'
 import pg from 'pg'
 import { inject } from 'vitest'
+import { searchText } from '../../src/domain/search-text.js'
 import { openStorage, type StorageConfig } from '../../src/storage/open-storage.js'
 import { SQLite } from '../../src/storage/sqlite/sqlite-driver.js'
 import type { Schema } from '../../src/storage/tables.js'
@@ -177,6 +179,14 @@ export async function createTestDatabase({
           const base = Number(newest.seq)
           const now = Date.now()
           const inserted: Task[] = []
+          // Each goes last in list 1, as a create puts it.
+          const last = await trx
+            .selectFrom('tasks')
+            .select((eb) => eb.fn.max('position').as('position'))
+            .where('list_id', '=', 1)
+            .where('status', '<>', 'deleted')
+            .executeTakeFirst()
+          const positions = generateNKeysBetween(last?.position ?? null, null, count)
           // SQLite binds at most 32766 variables per statement: insert in slices.
           for (let start = 0; start < count; start += 500) {
             const rows = Array.from({ length: Math.min(500, count - start) }, (_, i) => {
@@ -195,6 +205,12 @@ export async function createTestDatabase({
                 seq,
                 prev_seq: 0,
                 created_seq: seq,
+                notes: null,
+                due: null,
+                priority: 0,
+                completed_at: null,
+                position: positions[start + i] as string,
+                search: searchText(name, null),
               }
             })
             const returned = await trx
@@ -204,6 +220,12 @@ export async function createTestDatabase({
               .execute()
             // Paired by seq: neither database promises RETURNING in the order of VALUES.
             const ids = new Map(returned.map(({ id, seq }) => [Number(seq), Number(id)]))
+            if (config.kind === 'sqlite') {
+              for (const row of rows) {
+                await sql`insert into tasks_search (rowid, search)
+                  values (${ids.get(row.seq)}, ${row.search})`.execute(trx)
+              }
+            }
             for (const row of rows)
               inserted.push(toTask({ ...row, id: ids.get(row.seq) as number }))
           }

@@ -12,8 +12,44 @@ import {
  * What a batch reads, as one statement (one snapshot): the keys, the rows, the principals'
  * roles, which of the named lists are live, the lowest live list and the access seq.
  */
-const READ = `select
+const READ = `with w as (
+    select w.*, case when w.first then (select min(id) from lists where status = 'live')
+      else w.list end as lid
+    from jsonb_to_recordset($6::jsonb) as w(list bigint, first boolean, at text, ref bigint,
+      n int)
+  ), pivot as (
+    select w.ref, w.n, t.list_id, t.position from w
+    join tasks t on t.id = w.ref and t.status <> 'deleted' where w.at = 'around'
+  ), placed as (
+    select e.* from w cross join lateral (
+      select id, list_id, position from tasks where list_id = w.lid and status <> 'deleted'
+      order by case when w.at = 'top' then position end asc,
+        case when w.at = 'bottom' then position end desc
+      limit w.n) e where w.at in ('top', 'bottom')
+    union all
+    select e.* from pivot p cross join lateral (
+      select id, list_id, position from tasks where list_id = p.list_id and status <> 'deleted'
+      and position < p.position order by position desc limit p.n) e
+    union all
+    select e.* from pivot p cross join lateral (
+      select id, list_id, position from tasks where list_id = p.list_id and status <> 'deleted'
+      and position > p.position order by position asc limit p.n) e
+    union all
+    select p.ref, p.list_id, p.position from pivot p
+  ), resolved as (
+    select lid as list_id, at, null::bigint as ref from w
+    where at in ('top', 'bottom') and lid is not null
+    union all
+    select list_id, 'around', ref from pivot
+  )
+  select
   (select access_seq from change_sequence where id = 1) as "accessSeq",
+  (select coalesce(json_agg(json_build_object('id', id, 'listId', list_id,
+    'position', position)), '[]') from placed) as placed,
+  (select coalesce(json_agg(json_build_object('listId', r.list_id, 'at', r.at,
+    'ref', r.ref)), '[]') from resolved r) as windows,
+  (select coalesce(json_agg(json_build_object('listId', l.id, 'orderSeq', l.order_seq)), '[]')
+    from lists l where l.id in (select list_id from resolved)) as orders,
   (select min(id) from lists where status = 'live') as "firstList",
   (select coalesce(json_agg(id order by id), '[]') from lists
     where status = 'live' and id = any($4::bigint[])) as lists,
@@ -32,10 +68,20 @@ export const WRITE_STATEMENT_NAMES: ReadonlyMap<string, string> = new Map([
   [WRITE, 'tasklane_write'],
 ])
 
+/** The read's row as PostgreSQL answers it. */
+type RawContext = Omit<BatchContext, 'firstList' | 'windows'> & {
+  readonly firstList: number | null
+  readonly windows: readonly {
+    listId: number
+    at: 'top' | 'bottom' | 'around'
+    ref: number | null
+  }[]
+}
+
 const absolute = (seq: PlannedSeq) => ('abs' in seq ? seq.abs : null)
 const offset = (seq: PlannedSeq) => ('off' in seq ? seq.off : null)
 
-/** The plan as the write function (migration 0007) reads it: snake_case, seqs split in two. */
+/** The plan as the write function (migration 0008) reads it: snake_case, seqs split in two. */
 function planJson(plan: WritePlan): string {
   return JSON.stringify({
     now: plan.now,
@@ -58,7 +104,17 @@ function planJson(plan: WritePlan): string {
       prev_tag: row.prevTag,
       prev_status: row.prevStatus,
       prev_list_id: row.prevListId,
+      notes: row.notes,
+      due: row.due,
+      due_day: row.due_day,
+      due_at: row.due_at,
+      due_key: row.due_key,
+      priority: row.priority,
+      completed_at: row.completed_at,
+      position: row.position,
+      search: row.search,
     })),
+    orders: plan.orders.map(({ listId, orderSeq }) => ({ id: listId, expected: orderSeq })),
     keys: plan.keys.map((key) => ({
       key: key.key,
       fingerprint: key.fingerprint,
@@ -86,18 +142,30 @@ export function postgresStatements(
 ): WriteStatements {
   return {
     async read(request) {
-      const [row] = await run<BatchContext>(READ, [
+      const windows = request.windows.map(({ listId, at, size }) => ({
+        list: typeof listId === 'number' && listId > 0 ? listId : null,
+        first: listId === 'first',
+        at: typeof at === 'string' ? at : 'around',
+        ref: typeof at === 'string' ? null : at.around,
+        n: size,
+      }))
+      const [row] = await run<RawContext>(READ, [
         request.keys,
         request.ids,
         request.principals,
         request.lists,
         request.notBefore,
+        JSON.stringify(windows),
       ])
       if (row === undefined) throw new Error('The batch read answered no row.')
       return {
         ...row,
         accessSeq: Number(row.accessSeq),
         firstList: row.firstList === null ? undefined : Number(row.firstList),
+        windows: row.windows.map(({ listId, at, ref }) => ({
+          listId: Number(listId),
+          at: at === 'around' ? { around: Number(ref) } : at,
+        })),
       }
     },
     async apply(plan) {

@@ -1,0 +1,192 @@
+import type { Role } from '../../domain/rights.js'
+import { TASK_COLUMNS } from '../task-row.js'
+import type {
+  BatchContext,
+  BatchRead,
+  CurrentRow,
+  OrderWindow,
+  Placed,
+  PlannedInsert,
+  PlannedSeq,
+  StoredKey,
+  WriteStatements,
+} from '../write-port.js'
+import type { SQLiteDatabase } from './sqlite-driver.js'
+
+/** A seq of the plan, once the seq before its first change is known. */
+const seqOf = (seq: PlannedSeq, base: number) => ('abs' in seq ? seq.abs : base + seq.off)
+
+/** The columns a write sets, as named parameters (`@name`). */
+const WRITTEN = [
+  'name',
+  'tag',
+  'status',
+  'list_id',
+  'notes',
+  'due',
+  'due_day',
+  'due_at',
+  'due_key',
+  'priority',
+  'completed_at',
+  'position',
+  'search',
+] as const
+
+const PLACES = 'SELECT id, list_id AS listId, position FROM tasks'
+const LIVE = "status <> 'deleted'"
+
+/** The reads of a batch, on prepared statements of the writer's connection. */
+function reads(db: SQLiteDatabase) {
+  const get = <Row>(sql: string) => db.prepare<unknown[], Row>(sql)
+  return {
+    key: get<Omit<StoredKey, 'key'>>(
+      `SELECT fingerprint, target_id AS targetId, seq, response FROM idempotency_keys
+       WHERE key = ? AND created_at >= ?`,
+    ),
+    row: get<CurrentRow>(`SELECT ${TASK_COLUMNS.join(', ')}, seq FROM tasks WHERE id = ?`),
+    roles: get<{ listId: number; role: Role }>(
+      'SELECT list_id AS listId, role FROM members WHERE principal = ?',
+    ),
+    live: get<{ one: number }>("SELECT 1 AS one FROM lists WHERE id = ? AND status = 'live'"),
+    first: get<{ id: number | null }>("SELECT min(id) AS id FROM lists WHERE status = 'live'"),
+    sequence: get<{ seq: number; accessSeq: number }>(
+      'SELECT seq, access_seq AS accessSeq FROM change_sequence WHERE id = 1',
+    ),
+    order: get<{ orderSeq: number }>('SELECT order_seq AS orderSeq FROM lists WHERE id = ?'),
+    pivot: get<Placed>(`${PLACES} WHERE id = ? AND ${LIVE}`),
+    bottom: get<Placed>(`${PLACES} WHERE list_id = ? AND ${LIVE} ORDER BY position DESC LIMIT ?`),
+    top: get<Placed>(`${PLACES} WHERE list_id = ? AND ${LIVE} ORDER BY position ASC LIMIT ?`),
+    before: get<Placed>(
+      `${PLACES} WHERE list_id = ? AND ${LIVE} AND position < ? ORDER BY position DESC LIMIT ?`,
+    ),
+    after: get<Placed>(
+      `${PLACES} WHERE list_id = ? AND ${LIVE} AND position > ? ORDER BY position ASC LIMIT ?`,
+    ),
+  }
+}
+
+type Reads = ReturnType<typeof reads>
+
+/** The windows of manual orders a batch asked for: the places read, and each window resolved. */
+function readWindows(
+  statements: Reads,
+  windows: readonly OrderWindow[],
+  firstList: number | undefined,
+) {
+  const placed: Placed[] = []
+  const read: Omit<OrderWindow, 'size'>[] = []
+  for (const { listId, at, size } of windows) {
+    if (typeof at === 'string') {
+      const list = listId === 'first' ? firstList : listId
+      if (list === undefined || list === 0) continue
+      placed.push(...statements[at].all(list, size))
+      read.push({ listId: list, at })
+      continue
+    }
+    const pivot = statements.pivot.get(at.around)
+    if (pivot === undefined) continue
+    placed.push(pivot)
+    placed.push(...statements.before.all(pivot.listId, pivot.position, size))
+    placed.push(...statements.after.all(pivot.listId, pivot.position, size))
+    read.push({ listId: pivot.listId, at })
+  }
+  return { placed, read }
+}
+
+/**
+ * The write algorithm's statements on prepared SQLite statements, run synchronously inside
+ * the transaction the caller has begun: nothing can change between reading and writing.
+ * Search text goes to the FTS5 table `tasks_search` with the task.
+ */
+export function sqliteStatements(db: SQLiteDatabase): WriteStatements {
+  const statements = reads(db)
+  const columns = WRITTEN.join(', ')
+  const values = WRITTEN.map((column) => `@${column}`).join(', ')
+  const insertTask = db
+    .prepare<[PlannedInsert & { now: number; seq: number }], number>(
+      `INSERT INTO tasks (${columns}, version, created_at, updated_at, created_by, updated_by,
+         seq, prev_seq, created_seq)
+       VALUES (${values}, 1, @now, @now, @created_by, @created_by, @seq, 0, @seq) RETURNING id`,
+    )
+    .pluck()
+  const rewriteTask = db.prepare(
+    `UPDATE tasks SET ${WRITTEN.map((column) => `${column} = @${column}`).join(', ')},
+       version = @version, updated_at = @now, updated_by = @updated_by, seq = @seq,
+       prev_seq = @prevSeq, prev_tag = @prevTag, prev_status = @prevStatus,
+       prev_list_id = @prevListId
+     WHERE id = @id AND seq = @expectedSeq`,
+  )
+  const searchable = db.prepare('INSERT OR REPLACE INTO tasks_search (rowid, search) VALUES (?, ?)')
+  const unsearchable = db.prepare('DELETE FROM tasks_search WHERE rowid = ?')
+  const ordered = db.prepare('UPDATE lists SET order_seq = ? WHERE id = ?')
+  const advance = db.prepare('UPDATE change_sequence SET seq = ? WHERE id = 1')
+  const saveKey = db.prepare(
+    `INSERT INTO idempotency_keys (key, fingerprint, target_id, created_at, seq, response)
+     VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (key) DO UPDATE SET fingerprint = excluded.fingerprint,
+       target_id = excluded.target_id, created_at = excluded.created_at, seq = excluded.seq,
+       response = excluded.response`,
+  )
+  return {
+    read(request: BatchRead): BatchContext {
+      const keys = request.keys.flatMap((key) => {
+        const row = statements.key.get(key, request.notBefore)
+        return row === undefined ? [] : [{ key, ...row }]
+      })
+      const rows = request.ids.flatMap((id) => statements.row.all(id))
+      const members = request.principals.flatMap((principal) =>
+        statements.roles.all(principal).map(({ listId, role }) => ({ principal, listId, role })),
+      )
+      const lists = request.lists
+        .filter((id) => statements.live.get(id) !== undefined)
+        .sort((a, b) => a - b)
+      const firstList = statements.first.get()?.id ?? undefined
+      const { accessSeq } = statements.sequence.get() as { accessSeq: number }
+      const { placed, read } = readWindows(statements, request.windows, firstList)
+      const orderLists = [...new Set(read.map(({ listId }) => listId as number))]
+      const orders = orderLists.map((listId) => ({
+        listId,
+        orderSeq: statements.order.get(listId)?.orderSeq ?? 0,
+      }))
+      return { keys, rows, members, lists, firstList, accessSeq, windows: read, placed, orders }
+    },
+    apply(plan) {
+      const base = (statements.sequence.get() as { seq: number }).seq
+      for (const row of plan.rewrites) {
+        const { changes } = rewriteTask.run({
+          ...row,
+          now: plan.now,
+          seq: base + row.off,
+          prevSeq: seqOf(row.prevSeq, base),
+        })
+        // Inside the write transaction nothing else writes: a miss is a fault, and the
+        // transaction is rolled back whole.
+        if (changes !== 1) throw new Error(`Task ${row.id} changed inside its write transaction.`)
+        if (row.status === 'deleted') unsearchable.run(row.id)
+        else searchable.run(row.id, row.search)
+      }
+      const ids = plan.inserts.map((task) => {
+        const id = insertTask.get({ ...task, now: plan.now, seq: base + task.off }) as number
+        searchable.run(id, task.search)
+        return id
+      })
+      for (const key of plan.keys) {
+        const targetId = 'id' in key.task ? key.task.id : (ids[key.task.insert] as number)
+        saveKey.run(
+          key.key,
+          key.fingerprint,
+          targetId,
+          plan.now,
+          seqOf(key.seq, base),
+          key.response,
+        )
+      }
+      if (plan.changes > 0) {
+        for (const { listId } of plan.orders) ordered.run(base + plan.changes, listId)
+        advance.run(base + plan.changes)
+      }
+      return { base, ids }
+    },
+  }
+}
