@@ -11,8 +11,10 @@ export interface ClientOptions {
   /** Headers sent with every request; a value must be printable ASCII, else calls throw a TypeError. */
   headers?: Record<string, string>
   /**
-   * API token, sent as `Authorization: Bearer <token>`; a function is asked before every
-   * attempt. One with a line break or a non-ASCII character makes calls throw a TypeError.
+   * The credential, sent as `Authorization: Bearer <token>`: the server's API token, an
+   * access token (`tl_…`) or a JWT. A function is asked before every attempt, and once more
+   * after a 401, the request then sent again once (a string: the 401 is the answer). One
+   * with a line break or a non-ASCII character makes calls throw a TypeError.
    */
   token?: string | (() => string | Promise<string>)
   /** Milliseconds to wait for each attempt's whole response before a TimeoutError; 0 waits forever. Default 30000. */

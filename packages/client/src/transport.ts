@@ -216,8 +216,34 @@ export class Transport {
     )
   }
 
-  /** Sends the request; resolves with a 2xx response whose body is not read yet. */
+  /**
+   * Sends the request; resolves with a 2xx (or 304) response whose body is not read yet. A
+   * token function is asked once more after a 401 and the request sent again with its answer
+   * (the token it gave may have expired meanwhile); a 401 means the server did nothing, so
+   * this is safe for any request, even one never retried otherwise.
+   */
   async #open(
+    request: TransportRequest,
+    url: string,
+    signal: AbortSignal | undefined,
+  ): Promise<Response> {
+    const { token } = this.options
+    for (let asked = 0; ; asked++) {
+      const response = await this.#fetch(request, url, signal)
+      if (response.status === 401 && typeof token === 'function' && asked === 0) {
+        await response.body?.cancel().catch(() => {})
+        continue
+      }
+      // A 304 answers a GET with If-None-Match: the caller's copy is current.
+      if (!response.ok && response.status !== 304) {
+        throw await readApiError(response, request.method, url)
+      }
+      return response
+    }
+  }
+
+  /** One fetch of the request, its headers built now (the token asked for now). */
+  async #fetch(
     request: TransportRequest,
     url: string,
     signal: AbortSignal | undefined,
@@ -241,9 +267,8 @@ export class Transport {
     // others garbled: a usage error, thrown as a TypeError and never retried.
     checkHeaders(headers)
     const fetch = this.options.fetch ?? globalThis.fetch
-    let response: Response
     try {
-      response = await fetch(url, {
+      return await fetch(url, {
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
@@ -256,8 +281,5 @@ export class Transport {
         cause: error,
       })
     }
-    // A 304 answers a GET with If-None-Match: the caller's copy is current.
-    if (!response.ok && response.status !== 304) throw await readApiError(response, method, url)
-    return response
   }
 }

@@ -136,6 +136,30 @@ describe('token', () => {
     expect(calls.map((c) => c.headers.authorization)).toEqual(['Bearer t1', 'Bearer t2'])
   })
 
+  it('asks a token function once more after a 401 and sends the request again, once', async () => {
+    const { calls, fetch } = recordingFetch((call) => (call === 0 ? error(401) : json([])))
+    let issued = 0
+    const token = () => `t${++issued}`
+    await createClient({ baseUrl: 'http://h', fetch, token, retry: false }).listTasks()
+    expect(calls.map((c) => c.headers.authorization)).toEqual(['Bearer t1', 'Bearer t2'])
+
+    // A 401 means the server did nothing: even a call that is never retried is sent again.
+    const refused = recordingFetch(() => error(401))
+    issued = 0
+    const client = createClient({ baseUrl: 'http://h', fetch: refused.fetch, token })
+    const create = client.createTask({ name: 'x' }, { retry: false })
+    await expect(create).rejects.toMatchObject({ status: 401 })
+    expect(refused.calls.map((c) => c.headers.authorization)).toEqual(['Bearer t1', 'Bearer t2'])
+    expect(refused.calls.map((c) => c.headers['idempotency-key'])).toEqual([undefined, undefined])
+  })
+
+  it('does not send a request again after a 401 with a string token', async () => {
+    const { calls, fetch } = recordingFetch(() => error(401))
+    const client = createClient({ baseUrl: 'http://h', fetch, token: 'old' })
+    await expect(client.listTasks()).rejects.toMatchObject({ status: 401 })
+    expect(calls).toHaveLength(1)
+  })
+
   it('sends no Authorization header without a token', async () => {
     const { calls, fetch } = recordingFetch(() => json([]))
     await createClient({ baseUrl: 'http://h', fetch }).listTasks()
