@@ -10,6 +10,7 @@ export interface FeedQuery {
   after: number | undefined
   tag?: string | undefined
   status?: TaskStatus | undefined
+  list?: number | undefined
 }
 
 /** The `Tasklane-Seq` of a response: the newest change it reflects; undefined without one. */
@@ -49,9 +50,9 @@ function caughtUpSeq(comments: readonly string[]): number | undefined {
 export function feedBatches(
   transport: Transport,
   call: RequestOptions,
-  { after, tag, status }: FeedQuery,
+  { after, tag, status, list }: FeedQuery,
 ): AsyncGenerator<FeedBatch, void, undefined> {
-  const query = { after, tag, status }
+  const query = { after, tag, status, list }
   const url = transport.url(WATCH_PATH, query)
   return transport.stream(
     {

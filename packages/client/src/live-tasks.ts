@@ -10,10 +10,10 @@ import type { Task } from './types.js'
 import { sleep } from './utils/sleep.js'
 
 /**
- * Which listing a LiveTasks follows (`tag`, `status`, `order`, `limit`: as `listTasks`
- * takes them) and how: `signal` closes it; `timeoutMs` (default 30 s) is the longest
- * silence of the feed before its connection is taken for dead; `retry` sets the backoff
- * of reconnections (which never stop while it is open) and the retries of its reads.
+ * Which listing a LiveTasks follows (`list`, `tag`, `status`, `order`, `limit`: as
+ * `listTasks` takes them) and how: `signal` closes it; `timeoutMs` (default 30 s) is the
+ * longest silence of the feed before its connection is taken for dead; `retry` sets the
+ * backoff of reconnections (which never stop while it is open) and the retries of its reads.
  */
 export interface LiveTasksOptions extends TaskFilter, RequestOptions {
   /** At most this many tasks: the first page of the listing. Default: the whole listing. */
@@ -127,11 +127,11 @@ export class LiveTasks {
 
   /** Reads the listing and puts it in place of the page. */
   async #read(call: RequestOptions): Promise<void> {
-    const { tag, status, order, limit } = this.#options
+    const { tag, status, order, limit, list } = this.#options
     const { data, response } = await this.#transport.send<Task[]>({
       method: 'GET',
       path: LIST_PATH,
-      query: { limit, order, tag, status },
+      query: { limit, order, tag, status, list },
       schema: 'Task[]',
       options: call,
     })

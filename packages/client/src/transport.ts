@@ -7,6 +7,7 @@ import { TimeoutError } from './errors/timeout-error.js'
 import { ValidationError } from './errors/validation-error.js'
 import type { ClientOptions, RequestOptions } from './options.js'
 import { readApiError } from './read-api-error.js'
+import type { SchemaName } from './response-validator.js'
 import { type RetryOptions, retryDelay, retrySettings } from './retry.js'
 import { checkHeaders } from './utils/check-headers.js'
 import { isNetworkError } from './utils/is-network-error.js'
@@ -41,11 +42,8 @@ export interface TransportRequest {
 /** A request whose 2xx response is one JSON body, or none (204, 304). */
 export interface JsonRequest extends TransportRequest {
   /** The contract schema the body must match, checked by the `validate` option; none for a 204. */
-  schema?: Schema
+  schema?: SchemaName
 }
-
-/** The contract schemas the `validate` option checks bodies against. */
-export type Schema = 'Task' | 'Task[]' | 'DeletedTask'
 
 /** A 2xx or 304 response, its body read: the parsed body and the headers (`Link`, `ETag`, ...). */
 export interface JsonResponse<T> {
@@ -145,7 +143,7 @@ export class Transport {
   }
 
   /** `data` as the contract's `schema` when the client checks responses; else as is. */
-  checked<T>(schema: Schema | undefined, data: unknown, method: string, url: string): T {
+  checked<T>(schema: SchemaName | undefined, data: unknown, method: string, url: string): T {
     // A 204 or 304 has no body to check.
     const issue =
       schema === undefined || data === undefined ? undefined : this.options.validate?.(schema, data)
@@ -162,7 +160,7 @@ export class Transport {
   }
 
   /** One record of a stream, parsed and checked; one that is not JSON is a cut-off response. */
-  record<T>(text: string, schema: Schema, url: string): T {
+  record<T>(text: string, schema: SchemaName | undefined, url: string): T {
     let data: unknown
     try {
       data = JSON.parse(text)

@@ -1,11 +1,32 @@
 import { type TSchema, Type } from '@sinclair/typebox'
 import { Value, type ValueError, ValueErrorType } from '@sinclair/typebox/value'
-import { DeletedTask, NewTask, Task } from '@tasklane/contract'
-import type { ResponseValidator, ValidationIssue } from './response-validator.js'
+import {
+  CreatedToken,
+  DeletedTask,
+  List,
+  Me,
+  Member,
+  NewTask,
+  Task,
+  Token,
+} from '@tasklane/contract'
+import type { ResponseValidator, SchemaName, ValidationIssue } from './response-validator.js'
 
-export type { ResponseValidator, ValidationIssue } from './response-validator.js'
+export type { ResponseValidator, SchemaName, ValidationIssue } from './response-validator.js'
 
-const TaskList = Type.Array(Task)
+/** Each schema a response is checked against, by the name the client gives it. */
+const SCHEMAS: Record<SchemaName, TSchema> = {
+  Task,
+  'Task[]': Type.Array(Task),
+  DeletedTask,
+  List,
+  'List[]': Type.Array(List),
+  Member,
+  'Member[]': Type.Array(Member),
+  'Token[]': Type.Array(Token),
+  CreatedToken,
+  Me,
+}
 
 // A lone surrogate: a high one not followed by a low one, or a low one not preceded by a high one.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
@@ -132,4 +153,4 @@ export function validateNewTask(value: unknown): ValidationIssue | undefined {
  * const client = createClient({ baseUrl: 'http://127.0.0.1:3000', validate: validateResponses })
  */
 export const validateResponses: ResponseValidator = (schema, body) =>
-  firstIssue(schema === 'Task' ? Task : schema === 'DeletedTask' ? DeletedTask : TaskList, body)
+  firstIssue(SCHEMAS[schema], body)

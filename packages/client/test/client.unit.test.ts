@@ -12,46 +12,7 @@ import {
   ValidationError,
 } from '../src/index.js'
 import { validateResponses } from '../src/validate.js'
-
-interface Recorded {
-  url: string
-  init: RequestInit | undefined
-  headers: Record<string, string>
-}
-
-/** A fetch that answers from `respond` (one call after another) and records every request. */
-function recordingFetch(respond: (call: number, url: string) => Response | Promise<Response>) {
-  const calls: Recorded[] = []
-  const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = String(input)
-    calls.push({ url, init, headers: { ...(init?.headers as Record<string, string>) } })
-    return respond(calls.length - 1, url)
-  }
-  return { calls, fetch }
-}
-
-const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json', ...headers },
-  })
-
-const error = (status: number, headers: Record<string, string> = {}) =>
-  json({ code: status, message: `Status ${status}.` }, status, headers)
-
-/** Retries without waiting long, so that the tests stay fast. */
-const fast = { initialDelayMs: 1, maxDelayMs: 5 }
-
-/** The fields every task has besides id, name and tag. */
-const life = {
-  listId: 1,
-  status: 'open' as const,
-  version: 1,
-  createdAt: '2026-11-25T09:30:00.000Z',
-  createdBy: 'local',
-  updatedAt: '2026-11-25T09:30:00.000Z',
-  updatedBy: 'local',
-}
+import { error, fast, json, life, recordingFetch, streamed } from './fake-fetch.js'
 
 describe('createClient', () => {
   it('builds the list URL from limit, after, before, order and tag', async () => {
@@ -65,6 +26,8 @@ describe('createClient', () => {
       'http://h/api/tasks',
       'http://h/api/tasks?limit=2&before=9&order=desc',
     ])
+    await client.listTasks(3, { list: 2, status: 'open' })
+    expect(calls[3]?.url).toBe('http://h/api/tasks?limit=3&status=open&list=2')
   })
 
   it('sends the new task as JSON with default and per-call headers', async () => {
@@ -526,19 +489,6 @@ describe('validate option', () => {
 })
 
 /** A streamed response whose body arrives in exactly these chunks. */
-function streamed(chunks: string[], contentType: string, status = 200) {
-  const encoder = new TextEncoder()
-  return new Response(
-    new ReadableStream<Uint8Array>({
-      start(controller) {
-        for (const chunk of chunks) controller.enqueue(encoder.encode(chunk))
-        controller.close()
-      },
-    }),
-    { status, headers: { 'content-type': contentType } },
-  )
-}
-
 describe('exportTasks()', () => {
   it('reads one task per line, whatever the chunks, and asks for NDJSON', async () => {
     const { calls, fetch } = recordingFetch(() =>
