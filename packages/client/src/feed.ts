@@ -43,9 +43,10 @@ function caughtUpSeq(comments: readonly string[]): number | undefined {
 /**
  * One connection to the change feed (`GET /tasks/events`): each chunk as it arrives, as one
  * batch of events, empty for a keep-alive (so that a reader can tell a live connection from
- * a dead one), with the seq the server says the view has caught up to. Events of other
- * types are skipped. Ends when the stream ends; throws when it fails. Not retried: a caller
- * resumes from the last seq it applied.
+ * a dead one), with the seq the server says the view has caught up to. A `reset` (the
+ * caller gained or lost a list: `data: {"seq": N}`) is an event too, the stream's last;
+ * events of other types are skipped. Ends when the stream ends; throws when it fails. Not
+ * retried: a caller resumes from the last seq it applied.
  */
 export function feedBatches(
   transport: Transport,
@@ -66,8 +67,13 @@ export function feedBatches(
     async function* (chunks) {
       const parser = new SseParser()
       for await (const chunk of chunks) {
-        const events = parser.push(chunk).flatMap(({ id, event, data }) =>
-          event === 'created' || event === 'updated' || event === 'deleted'
+        const events = parser.push(chunk).flatMap(({ id, event, data }): TaskEvent[] => {
+          if (event === 'reset') {
+            return [
+              { type: 'reset', seq: transport.record<{ seq: number }>(data, undefined, url).seq },
+            ]
+          }
+          return event === 'created' || event === 'updated' || event === 'deleted'
             ? [
                 {
                   type: event,
@@ -75,8 +81,8 @@ export function feedBatches(
                   task: transport.record(data, event === 'deleted' ? 'DeletedTask' : 'Task', url),
                 } as TaskEvent,
               ]
-            : [],
-        )
+            : []
+        })
         yield { events, seq: caughtUpSeq(parser.takeComments()) }
       }
     },

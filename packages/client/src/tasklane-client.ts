@@ -91,11 +91,14 @@ export interface TasklaneClient extends ListMethods, AccessMethods {
    * Follows the change feed: every change once, in seq order (`created` and `updated`
    * with the task, `deleted` with its id and version), reconnecting with backoff after a
    * failure and resuming after the last seq yielded. Runs until `signal` aborts, then ends
-   * without an error.
+   * without an error. A `reset` says that the caller gained or lost a list: the events
+   * cannot tell which tasks it reads now, so list again (the watch goes on after its seq;
+   * `LiveTasks` does all this itself).
    * @example
    * const stop = new AbortController()
-   * for await (const { type, task } of client.watch({ tag: 'docs', signal: stop.signal })) {
-   *   console.log(type, task.id)
+   * for await (const event of client.watch({ tag: 'docs', signal: stop.signal })) {
+   *   if (event.type === 'reset') console.log('list again')
+   *   else console.log(event.type, event.task.id)
    * }
    */
   watch(options?: WatchOptions): AsyncGenerator<TaskEvent, void, undefined>

@@ -68,11 +68,16 @@ export interface DeletedTask {
  * One change of the change feed, as `watch` yields it: `created` and `updated` carry the
  * task after the change, `deleted` its id and version. `seq` orders every change of the
  * database; with a tag or status filter, a task leaving the view comes as `deleted` and
- * one entering it as `created`.
+ * one entering it as `created`. `reset` (no task) says that the caller gained or lost a
+ * list at `seq`: what it holds may be wrong now, so it lists again.
  */
 export type TaskEvent =
   | { type: 'created' | 'updated'; seq: number; task: Task }
   | { type: 'deleted'; seq: number; task: DeletedTask }
+  | { type: 'reset'; seq: number; task?: undefined }
+
+/** An event of the feed that changes a task: any but `reset`. */
+export type TaskChange = Exclude<TaskEvent, { type: 'reset' }>
 
 /** A list of tasks: the unit of sharing. Every task is in exactly one list. */
 export interface List {
@@ -182,7 +187,8 @@ type _SameAsContract = [
   Expect<Same<TaskPatch, contract.TaskPatch>>,
   Expect<Same<DeletedTask, contract.DeletedTask>>,
   Expect<Same<TaskStatus, contract.TaskStatus>>,
-  Expect<Same<TaskEvent['type'], contract.ChangeType>>,
+  // `reset` is not among the contract's kinds of change: it ends a stream rather than changing a task.
+  Expect<Same<Exclude<TaskEvent['type'], 'reset'>, contract.ChangeType>>,
   Expect<Same<ErrorBody, contract.ErrorBody>>,
   Expect<Same<List, contract.List>>,
   Expect<Same<NewList, contract.NewList>>,

@@ -594,6 +594,48 @@ describe('watch()', () => {
     expect(calls.map((c) => c.headers['last-event-id'])).toEqual(['2', '4', '4', '4'])
   })
 
+  it('yields a reset, leaves its stream and resumes after its seq on a new one', async () => {
+    const { calls, fetch } = recordingFetch((call) =>
+      call === 0
+        ? streamed(
+            [
+              'id: 3\nevent: updated\ndata: {"id":1,"version":3}\n\n',
+              // Nothing after a reset is taken from its stream.
+              'event: reset\ndata: {"seq":9}\n\nid: 10\nevent: created\ndata: {"id":2}\n\n',
+            ],
+            SSE,
+          )
+        : streamed(['id: 11\nevent: created\ndata: {"id":3,"name":"x"}\n\n'], SSE),
+    )
+    const client = createClient({ baseUrl: 'http://h', fetch, retry: fast })
+    const stop = new AbortController()
+    const seen: TaskEvent[] = []
+    for await (const event of client.watch({ after: 2, list: 4, signal: stop.signal })) {
+      seen.push(event)
+      if (event.seq === 11) stop.abort()
+    }
+    expect(seen).toEqual([
+      { type: 'updated', seq: 3, task: { id: 1, version: 3 } },
+      { type: 'reset', seq: 9 },
+      { type: 'created', seq: 11, task: { id: 3, name: 'x' } },
+    ])
+    expect(calls.map((c) => [c.url, c.headers['last-event-id']])).toEqual([
+      ['http://h/tasks/events?after=2&list=4', '2'],
+      ['http://h/tasks/events?after=9&list=4', '9'],
+    ])
+  })
+
+  it('yields a reset even at a seq it has passed, and ends after it without retries', async () => {
+    const { calls, fetch } = recordingFetch(() =>
+      streamed([': seq 12\n\n', 'event: reset\r\ndata: {"seq": 9}\r\n\r\n'], SSE),
+    )
+    const client = createClient({ baseUrl: 'http://h', fetch })
+    const seen: TaskEvent[] = []
+    for await (const event of client.watch({ after: 5, retry: false })) seen.push(event)
+    expect(seen).toEqual([{ type: 'reset', seq: 9 }])
+    expect(calls).toHaveLength(1)
+  })
+
   it('throws an error that no retry can mend (a 400 or 401)', async () => {
     const { calls, fetch } = recordingFetch(() => error(401))
     const client = createClient({ baseUrl: 'http://h', fetch, retry: fast })
