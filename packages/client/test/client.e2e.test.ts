@@ -54,6 +54,15 @@ describe('client against a real server', () => {
     expect(await client.getTask(second.id)).toEqual(second)
   })
 
+  it('acts as the admin `local` on a server without credentials, where tokens are refused', async () => {
+    expect(await client.me()).toEqual({ principal: 'local', role: 'admin', roles: [] })
+    const [first] = await client.listLists()
+    expect(first).toMatchObject({ id: 1, name: 'Tasks', version: 1 })
+    const refused = await client.createToken({ name: 'CI' }).catch((e: unknown) => e)
+    expect(refused).toMatchObject({ name: 'ApiError', status: 409 })
+    expect((refused as ApiError).message).toContain('API_TOKEN')
+  })
+
   it('throws ApiError with the server status, code and message', async () => {
     const error = await client.getTask(999_999).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ApiError)
