@@ -12,9 +12,12 @@ import { build } from 'esbuild'
  * codes, to check header values and to bound what it buffers (4070 B before, 4914 B after);
  * 5120 until the task lifecycle (PATCH and DELETE with If-Match and generated keys,
  * 304, PreconditionFailedError, the feed's created/updated/deleted events) took it
- * from 4914 B to 5297 B. 5632 leaves room for what the CLI and the web page still need.
+ * from 4914 B to 5297 B; 5632 until lists and people (lists with their pager, members,
+ * access tokens, me(), the `list` filter, the feed's reset, a token asked again after a
+ * 401) took it from 5392 B to 6052 B. 6400 leaves room, as before, for what the CLI and the
+ * web page still need.
  */
-export const BUDGET = 5632
+export const BUDGET = 6400
 
 /**
  * The budget for `@tasklane/client/live` beyond the default entry, in bytes (min+gzip): an

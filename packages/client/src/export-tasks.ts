@@ -27,6 +27,7 @@ export async function* exportTasks(
         order: call.order,
         tag: call.tag,
         status: call.status,
+        list: call.list,
       }
       const url = transport.url(LIST_PATH, query)
       const records = transport.stream(

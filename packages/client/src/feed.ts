@@ -10,6 +10,7 @@ export interface FeedQuery {
   after: number | undefined
   tag?: string | undefined
   status?: TaskStatus | undefined
+  list?: number | undefined
 }
 
 /** The `Tasklane-Seq` of a response: the newest change it reflects; undefined without one. */
@@ -42,16 +43,17 @@ function caughtUpSeq(comments: readonly string[]): number | undefined {
 /**
  * One connection to the change feed (`GET /tasks/events`): each chunk as it arrives, as one
  * batch of events, empty for a keep-alive (so that a reader can tell a live connection from
- * a dead one), with the seq the server says the view has caught up to. Events of other
- * types are skipped. Ends when the stream ends; throws when it fails. Not retried: a caller
- * resumes from the last seq it applied.
+ * a dead one), with the seq the server says the view has caught up to. A `reset` (the
+ * caller gained or lost a list: `data: {"seq": N}`) is an event too, the stream's last;
+ * events of other types are skipped. Ends when the stream ends; throws when it fails. Not
+ * retried: a caller resumes from the last seq it applied.
  */
 export function feedBatches(
   transport: Transport,
   call: RequestOptions,
-  { after, tag, status }: FeedQuery,
+  { after, tag, status, list }: FeedQuery,
 ): AsyncGenerator<FeedBatch, void, undefined> {
-  const query = { after, tag, status }
+  const query = { after, tag, status, list }
   const url = transport.url(WATCH_PATH, query)
   return transport.stream(
     {
@@ -65,8 +67,13 @@ export function feedBatches(
     async function* (chunks) {
       const parser = new SseParser()
       for await (const chunk of chunks) {
-        const events = parser.push(chunk).flatMap(({ id, event, data }) =>
-          event === 'created' || event === 'updated' || event === 'deleted'
+        const events = parser.push(chunk).flatMap(({ id, event, data }): TaskEvent[] => {
+          if (event === 'reset') {
+            return [
+              { type: 'reset', seq: transport.record<{ seq: number }>(data, undefined, url).seq },
+            ]
+          }
+          return event === 'created' || event === 'updated' || event === 'deleted'
             ? [
                 {
                   type: event,
@@ -74,8 +81,8 @@ export function feedBatches(
                   task: transport.record(data, event === 'deleted' ? 'DeletedTask' : 'Task', url),
                 } as TaskEvent,
               ]
-            : [],
-        )
+            : []
+        })
         yield { events, seq: caughtUpSeq(parser.takeComments()) }
       }
     },

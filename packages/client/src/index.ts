@@ -1,4 +1,6 @@
 // Every public export, by name: what is not here is internal and may change.
+
+export type { AccessMethods } from './access-methods.js'
 export { createClient } from './create-client.js'
 export { AbortError } from './errors/abort-error.js'
 export { ApiError, isApiError } from './errors/api-error.js'
@@ -8,27 +10,43 @@ export { ResponseTooLargeError } from './errors/response-too-large-error.js'
 export { isTasklaneError, TasklaneError } from './errors/tasklane-error.js'
 export { TimeoutError } from './errors/timeout-error.js'
 export { ValidationError } from './errors/validation-error.js'
+export type { ListMethods, PutMemberResult } from './list-methods.js'
 export type {
+  ChangeOptions,
   ChangeTaskOptions,
   ClientOptions,
   CreateTaskOptions,
   ExportTasksOptions,
   GetTaskOptions,
+  ListListsOptions,
+  ListsOptions,
   ListTasksOptions,
+  ReadOptions,
   RequestOptions,
   TaskFilter,
   TasksOptions,
   WatchOptions,
+  WriteOptions,
 } from './options.js'
-export type { ResponseValidator, ValidationIssue } from './response-validator.js'
+export type { ResponseValidator, SchemaName, ValidationIssue } from './response-validator.js'
 export { DEFAULT_RETRY, type RetryOptions } from './retry.js'
 export type { TasklaneClient } from './tasklane-client.js'
 export type {
+  Access,
+  CreatedToken,
   DeletedTask,
   ErrorBody,
+  List,
+  ListPatch,
+  Me,
+  Member,
+  NewList,
   NewTask,
+  NewToken,
+  Role,
   Task,
   TaskEvent,
   TaskPatch,
   TaskStatus,
+  Token,
 } from './types.js'

@@ -1,4 +1,4 @@
-import type { Task, TaskEvent } from './types.js'
+import type { Task, TaskChange } from './types.js'
 
 /**
  * One listing (a tag/status view in id order, at most `limit` tasks) held in memory and
@@ -51,7 +51,7 @@ export class LivePage {
    * event at or below the page's seq (already reflected) and a version older than the one
    * held are ignored, so that nothing ever goes back.
    */
-  apply({ type, seq, task }: TaskEvent): boolean {
+  apply({ type, seq, task }: TaskChange): boolean {
     if (seq <= this.seq) return false
     this.seq = seq
     // A copy, so that a reader holding the previous array can tell that it changed.

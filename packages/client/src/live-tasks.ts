@@ -10,10 +10,10 @@ import type { Task } from './types.js'
 import { sleep } from './utils/sleep.js'
 
 /**
- * Which listing a LiveTasks follows (`tag`, `status`, `order`, `limit`: as `listTasks`
- * takes them) and how: `signal` closes it; `timeoutMs` (default 30 s) is the longest
- * silence of the feed before its connection is taken for dead; `retry` sets the backoff
- * of reconnections (which never stop while it is open) and the retries of its reads.
+ * Which listing a LiveTasks follows (`list`, `tag`, `status`, `order`, `limit`: as
+ * `listTasks` takes them) and how: `signal` closes it; `timeoutMs` (default 30 s) is the
+ * longest silence of the feed before its connection is taken for dead; `retry` sets the
+ * backoff of reconnections (which never stop while it is open) and the retries of its reads.
  */
 export interface LiveTasksOptions extends TaskFilter, RequestOptions {
   /** At most this many tasks: the first page of the listing. Default: the whole listing. */
@@ -30,12 +30,15 @@ export type LiveTasksListener = (live: LiveTasks) => void
  * A live copy of one listing: it lists (`GET /tasks` with the query), then follows the
  * change feed from the listing's `Tasklane-Seq` with the same filter, reconnecting with
  * backoff and resuming (`Last-Event-ID`) by itself; it lists again when the server refuses
- * a resume or the connection keeps failing. Whenever it is `caughtUp`, `tasks` equal what
+ * a resume, the connection keeps failing, or the feed sends a `reset` (its caller gained or
+ * lost a list). Whenever it is `caughtUp`, `tasks` equal what
  * `GET /tasks` with the same query answers at `seq`; at no moment
  * do they hold a duplicate, a deleted task, a task outside the filter or order, or a
  * version older than one shown before (the feed sends each task's latest change, so a
  * version superseded meanwhile may be skipped). With a `limit`, a task leaving the page is replaced by reading the
- * page again. Needs only `fetch` and streams: browsers, Node, Bun, Deno.
+ * page again. A 401 (the credential revoked or expired, a token function asked again
+ * included) closes it, with the ApiError as `error`. Needs only `fetch` and streams:
+ * browsers, Node, Bun, Deno.
  * @example
  * import { createClient } from '@tasklane/client'
  * import { LiveTasks } from '@tasklane/client/live'
@@ -127,11 +130,11 @@ export class LiveTasks {
 
   /** Reads the listing and puts it in place of the page. */
   async #read(call: RequestOptions): Promise<void> {
-    const { tag, status, order, limit } = this.#options
+    const { tag, status, order, limit, list } = this.#options
     const { data, response } = await this.#transport.send<Task[]>({
       method: 'GET',
       path: LIST_PATH,
-      query: { limit, order, tag, status },
+      query: { limit, order, tag, status, list },
       schema: 'Task[]',
       options: call,
     })
@@ -161,12 +164,20 @@ export class LiveTasks {
           this.#notify()
         }
         const feed = feedBatches(this.#transport, call, { ...this.#options, after: page.seq })
-        for await (const batch of feed) {
+        following: for await (const batch of feed) {
           // Anything received, a keep-alive included, shows that the connection works.
           failures = 0
           this.#error = undefined
           let changed = false
-          for (const event of batch.events) changed = page.apply(event) || changed
+          for (const event of batch.events) {
+            // The caller gained or lost a list: no event says which tasks it reads now, a
+            // fresh listing does. Left as after a stream that ended, but to list again.
+            if (event.type === 'reset') {
+              listed = false
+              break following
+            }
+            changed = page.apply(event) || changed
+          }
           // The server says the events so far give the view at this seq: only then is the
           // copy exact (between two, a compacted backlog may be half applied).
           if (batch.seq !== undefined) page.reached(batch.seq)
@@ -190,8 +201,13 @@ export class LiveTasks {
           repeatable: true,
         })
         // A resume the server refuses (a 4xx) or a connection that keeps failing: list
-        // again. A listing it refuses (a 401, a bad query) is the end.
-        if (mendable === undefined && error !== LAGGING && !(listed && isApiError(error))) {
+        // again. A listing it refuses (a bad query, a list gone) is the end, and so is a
+        // 401 (the token asked for again included): the credential no longer works.
+        if (
+          mendable === undefined &&
+          error !== LAGGING &&
+          !(listed && isApiError(error) && error.status !== 401)
+        ) {
           this.close()
           this.#notify()
           return

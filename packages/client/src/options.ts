@@ -11,8 +11,10 @@ export interface ClientOptions {
   /** Headers sent with every request; a value must be printable ASCII, else calls throw a TypeError. */
   headers?: Record<string, string>
   /**
-   * API token, sent as `Authorization: Bearer <token>`; a function is asked before every
-   * attempt. One with a line break or a non-ASCII character makes calls throw a TypeError.
+   * The credential, sent as `Authorization: Bearer <token>`: the server's API token, an
+   * access token (`tl_…`) or a JWT. A function is asked before every attempt, and once more
+   * after a 401, the request then sent again once (a string: the 401 is the answer). One
+   * with a line break or a non-ASCII character makes calls throw a TypeError.
    */
   token?: string | (() => string | Promise<string>)
   /** Milliseconds to wait for each attempt's whole response before a TimeoutError; 0 waits forever. Default 30000. */
@@ -35,33 +37,42 @@ export interface RequestOptions {
   retry?: RetryOptions | false
 }
 
-/** Options of `createTask`. */
-export interface CreateTaskOptions extends RequestOptions {
+/** Options of every create, change and delete but `createToken`: `createTask`, `putMember`, ... */
+export interface WriteOptions extends RequestOptions {
   /**
    * Idempotency-Key header. Without one, the client generates a fresh key per call when
-   * retries are on, so that a retried create can never make two tasks.
+   * retries are on, so that a retried create can never make two tasks (or lists, ...).
    */
   idempotencyKey?: string
 }
 
-/** Options of `getTask`. */
-export interface GetTaskOptions extends RequestOptions {
+/** Options of `getTask` and `getList`. */
+export interface ReadOptions extends RequestOptions {
   /**
-   * The version (or ETag) of the copy you hold: when the task still has it, the server
-   * answers 304 and `getTask` resolves to undefined.
+   * The version (or ETag) of the copy you hold: when it still has it, the server answers
+   * 304 and the call resolves to undefined.
    */
   ifNoneMatch?: number | string
 }
 
-/** Options of `updateTask`, `completeTask`, `reopenTask` and `deleteTask`. */
-export interface ChangeTaskOptions extends CreateTaskOptions {
+/** Options of `updateTask`, `completeTask`, `reopenTask`, `deleteTask`, `updateList` and `deleteList`. */
+export interface ChangeOptions extends WriteOptions {
   /**
-   * Change the task only if it still has this version (a number) or one of these ETags (a
-   * string such as `"3"`, `"3", "4"` or `*`); otherwise the call rejects with a
+   * Change it only if it still has this version (a number) or one of these ETags (a string
+   * such as `"3"`, `"3", "4"` or `*`); otherwise the call rejects with a
    * PreconditionFailedError and nothing changes.
    */
   ifMatch?: number | string
 }
+
+/** Options of `createTask`: the same as WriteOptions. */
+export type CreateTaskOptions = WriteOptions
+
+/** Options of `getTask`: the same as ReadOptions. */
+export type GetTaskOptions = ReadOptions
+
+/** Options of `updateTask`, `completeTask`, `reopenTask` and `deleteTask`: the same as ChangeOptions. */
+export type ChangeTaskOptions = ChangeOptions
 
 /** Which tasks a listing holds: status and tag filters, and their order. */
 export interface TaskFilter {
@@ -71,6 +82,8 @@ export interface TaskFilter {
   status?: TaskStatus
   /** `'asc'` (the default): oldest first; `'desc'`: newest first. */
   order?: 'asc' | 'desc'
+  /** Only tasks of this list (its id); default: of every list the caller can read. */
+  list?: number
 }
 
 /** Options of `listTasks`: keyset pagination, order, status and tag filters. */
@@ -104,10 +117,24 @@ export interface WatchOptions extends RequestOptions {
   tag?: string
   /** Only tasks with this status: a task leaving it comes as `deleted`. */
   status?: TaskStatus
+  /** Only tasks of this list (its id): a task moved out of it comes as `deleted`. */
+  list?: number
 }
 
 /** Options of `tasks`: which tasks to walk through and how many to fetch per request. */
 export interface TasksOptions extends ListTasksOptions {
   /** Tasks fetched per request (the `limit` of each page). Default 100. */
+  pageSize?: number
+}
+
+/** Options of `listLists`: keyset pagination. */
+export interface ListListsOptions extends RequestOptions {
+  /** Only lists whose id is greater than this. */
+  after?: number
+}
+
+/** Options of `lists`: where to start and how many lists to fetch per request. */
+export interface ListsOptions extends ListListsOptions {
+  /** Lists fetched per request (the `limit` of each page). Default 100. */
   pageSize?: number
 }

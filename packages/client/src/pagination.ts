@@ -1,3 +1,14 @@
+/** Items per page of `tasks()` and `lists()` when the caller names no `pageSize`. */
+const DEFAULT_PAGE_SIZE = 100
+
+/** The page size a pager asked for, or the default; a RangeError unless a positive integer. */
+export function pageSizeOf(pageSize = DEFAULT_PAGE_SIZE): number {
+  if (!Number.isInteger(pageSize) || pageSize < 1) {
+    throw new RangeError(`pageSize must be a positive integer, got ${pageSize}.`)
+  }
+  return pageSize
+}
+
 /** The two keyset cursors: `after` walks oldest first, `before` newest first. */
 export type Cursor = 'after' | 'before'
 

@@ -11,3 +11,37 @@ export const TASK_PATH: (typeof routes)['getTask' | 'updateTask' | 'deleteTask']
   '/tasks/{id}'
 /** GET: the change feed (Server-Sent Events). */
 export const WATCH_PATH: (typeof routes)['watchTasks']['path'] = '/tasks/events'
+/** GET: the lists the caller can read. */
+export const LISTS_PATH: (typeof routes)['getLists']['path'] = '/lists'
+/** POST: creates a list. */
+export const CREATE_LIST_PATH: (typeof routes)['createList']['path'] = '/list'
+/** GET, PATCH, DELETE: one list. */
+export const ONE_LIST_PATH: (typeof routes)['getList' | 'updateList' | 'deleteList']['path'] =
+  '/lists/{id}'
+/** GET: a list's members. */
+export const MEMBERS_PATH: (typeof routes)['getMembers']['path'] = '/lists/{id}/members'
+/** PUT, DELETE: one member of a list. */
+export const MEMBER_PATH: (typeof routes)['putMember' | 'deleteMember']['path'] =
+  '/lists/{id}/members/{principal}'
+/** POST: makes an access token; GET: lists them. */
+export const TOKENS_PATH: (typeof routes)['createToken' | 'getTokens']['path'] = '/tokens'
+/** DELETE: revokes an access token. */
+export const TOKEN_PATH: (typeof routes)['deleteToken']['path'] = '/tokens/{id}'
+/** GET: the caller. */
+export const ME_PATH: (typeof routes)['getMe']['path'] = '/me'
+
+/**
+ * `path` with each `{name}` replaced by the next of `values`, URL-encoded. A value of `.` or
+ * `..` (a principal may be one) is refused with a TypeError: every URL parser takes it for a
+ * dot segment, even encoded, so `/lists/1/members/..` would reach `/lists/1` instead.
+ */
+export function fillPath(path: string, ...values: (string | number)[]): string {
+  let next = 0
+  return path.replace(/\{\w+\}/g, () => {
+    const value = String(values[next++])
+    if (value === '.' || value === '..') {
+      throw new TypeError(`"${value}" cannot be a segment of a URL path: ${path}`)
+    }
+    return encodeURIComponent(value)
+  })
+}

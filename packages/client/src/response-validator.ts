@@ -6,11 +6,21 @@ export interface ValidationIssue {
   message: string
 }
 
+/** The contract schemas a response body is checked against: one, or an array of it (`[]`). */
+export type SchemaName =
+  | 'Task'
+  | 'Task[]'
+  | 'DeletedTask'
+  | 'List'
+  | 'List[]'
+  | 'Member'
+  | 'Member[]'
+  | 'Token[]'
+  | 'CreatedToken'
+  | 'Me'
+
 /**
  * Checks a response body against a contract schema; returns undefined when it fits. The
  * `@tasklane/client/validate` entry point exports one, `validateResponses`.
  */
-export type ResponseValidator = (
-  schema: 'Task' | 'Task[]' | 'DeletedTask',
-  body: unknown,
-) => ValidationIssue | undefined
+export type ResponseValidator = (schema: SchemaName, body: unknown) => ValidationIssue | undefined

@@ -1,18 +1,20 @@
+import type { AccessMethods } from './access-methods.js'
+import type { ListMethods } from './list-methods.js'
 import type {
-  ChangeTaskOptions,
+  ChangeOptions,
   ClientOptions,
-  CreateTaskOptions,
   ExportTasksOptions,
-  GetTaskOptions,
   ListTasksOptions,
+  ReadOptions,
   RequestOptions,
   TasksOptions,
   WatchOptions,
+  WriteOptions,
 } from './options.js'
 import type { NewTask, Task, TaskEvent, TaskPatch } from './types.js'
 
-/** A typed tasklane client. */
-export interface TasklaneClient {
+/** A typed tasklane client: tasks and their change feed here, lists and access in the interfaces it extends. */
+export interface TasklaneClient extends ListMethods, AccessMethods {
   /** The options the client was created with (read by `LiveTasks` from `@tasklane/client/live`). */
   readonly options: Readonly<ClientOptions>
   /**
@@ -30,7 +32,7 @@ export interface TasklaneClient {
    * @example
    * const task = await client.createTask({ name: 'Write docs', tag: 'docs' })
    */
-  createTask(task: NewTask, options?: CreateTaskOptions): Promise<Task>
+  createTask(task: NewTask, options?: WriteOptions): Promise<Task>
   /**
    * Reads one task; rejects with an ApiError of status 404 when it does not exist (or was
    * deleted). With `ifNoneMatch` (the version you hold), resolves to undefined when the
@@ -41,7 +43,7 @@ export interface TasklaneClient {
    */
   getTask(id: number, options?: RequestOptions & { ifNoneMatch?: undefined }): Promise<Task>
   /** Reads one task, or resolves to undefined when it still has the version `ifNoneMatch` names (304). */
-  getTask(id: number, options: GetTaskOptions): Promise<Task | undefined>
+  getTask(id: number, options: ReadOptions): Promise<Task | undefined>
   /**
    * Changes a task (a JSON Merge Patch: `tag: null` removes the tag) and returns it as it
    * is now; its ETag is `"<version>"`. With `ifMatch`, only if nobody changed it since that
@@ -50,19 +52,19 @@ export interface TasklaneClient {
    * @example
    * const renamed = await client.updateTask(7, { name: 'Ship it', tag: null }, { ifMatch: 3 })
    */
-  updateTask(id: number, patch: TaskPatch, options?: ChangeTaskOptions): Promise<Task>
+  updateTask(id: number, patch: TaskPatch, options?: ChangeOptions): Promise<Task>
   /**
    * Marks a task done (`updateTask(id, { status: 'done' })`).
    * @example
    * await client.completeTask(7, { ifMatch: task.version })
    */
-  completeTask(id: number, options?: ChangeTaskOptions): Promise<Task>
+  completeTask(id: number, options?: ChangeOptions): Promise<Task>
   /**
    * Opens a done task again (`updateTask(id, { status: 'open' })`).
    * @example
    * await client.reopenTask(7)
    */
-  reopenTask(id: number, options?: ChangeTaskOptions): Promise<Task>
+  reopenTask(id: number, options?: ChangeOptions): Promise<Task>
   /**
    * Deletes a task for good; rejects with an ApiError of status 404 when there is none.
    * With `ifMatch`, only if nobody changed it since that version (else a
@@ -70,7 +72,7 @@ export interface TasklaneClient {
    * @example
    * await client.deleteTask(7, { ifMatch: 4 })
    */
-  deleteTask(id: number, options?: ChangeTaskOptions): Promise<void>
+  deleteTask(id: number, options?: ChangeOptions): Promise<void>
   /**
    * Every matching task in ascending id order (or newest first with `order: 'desc'`),
    * fetched a page at a time as the loop goes on.
@@ -89,11 +91,14 @@ export interface TasklaneClient {
    * Follows the change feed: every change once, in seq order (`created` and `updated`
    * with the task, `deleted` with its id and version), reconnecting with backoff after a
    * failure and resuming after the last seq yielded. Runs until `signal` aborts, then ends
-   * without an error.
+   * without an error. A `reset` says that the caller gained or lost a list: the events
+   * cannot tell which tasks it reads now, so list again (the watch goes on after its seq;
+   * `LiveTasks` does all this itself).
    * @example
    * const stop = new AbortController()
-   * for await (const { type, task } of client.watch({ tag: 'docs', signal: stop.signal })) {
-   *   console.log(type, task.id)
+   * for await (const event of client.watch({ tag: 'docs', signal: stop.signal })) {
+   *   if (event.type === 'reset') console.log('list again')
+   *   else console.log(event.type, event.task.id)
    * }
    */
   watch(options?: WatchOptions): AsyncGenerator<TaskEvent, void, undefined>

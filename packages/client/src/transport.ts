@@ -7,6 +7,7 @@ import { TimeoutError } from './errors/timeout-error.js'
 import { ValidationError } from './errors/validation-error.js'
 import type { ClientOptions, RequestOptions } from './options.js'
 import { readApiError } from './read-api-error.js'
+import type { SchemaName } from './response-validator.js'
 import { type RetryOptions, retryDelay, retrySettings } from './retry.js'
 import { checkHeaders } from './utils/check-headers.js'
 import { isNetworkError } from './utils/is-network-error.js'
@@ -41,11 +42,8 @@ export interface TransportRequest {
 /** A request whose 2xx response is one JSON body, or none (204, 304). */
 export interface JsonRequest extends TransportRequest {
   /** The contract schema the body must match, checked by the `validate` option; none for a 204. */
-  schema?: Schema
+  schema?: SchemaName
 }
-
-/** The contract schemas the `validate` option checks bodies against. */
-export type Schema = 'Task' | 'Task[]' | 'DeletedTask'
 
 /** A 2xx or 304 response, its body read: the parsed body and the headers (`Link`, `ETag`, ...). */
 export interface JsonResponse<T> {
@@ -145,7 +143,7 @@ export class Transport {
   }
 
   /** `data` as the contract's `schema` when the client checks responses; else as is. */
-  checked<T>(schema: Schema | undefined, data: unknown, method: string, url: string): T {
+  checked<T>(schema: SchemaName | undefined, data: unknown, method: string, url: string): T {
     // A 204 or 304 has no body to check.
     const issue =
       schema === undefined || data === undefined ? undefined : this.options.validate?.(schema, data)
@@ -162,7 +160,7 @@ export class Transport {
   }
 
   /** One record of a stream, parsed and checked; one that is not JSON is a cut-off response. */
-  record<T>(text: string, schema: Schema, url: string): T {
+  record<T>(text: string, schema: SchemaName | undefined, url: string): T {
     let data: unknown
     try {
       data = JSON.parse(text)
@@ -216,8 +214,34 @@ export class Transport {
     )
   }
 
-  /** Sends the request; resolves with a 2xx response whose body is not read yet. */
+  /**
+   * Sends the request; resolves with a 2xx (or 304) response whose body is not read yet. A
+   * token function is asked once more after a 401 and the request sent again with its answer
+   * (the token it gave may have expired meanwhile); a 401 means the server did nothing, so
+   * this is safe for any request, even one never retried otherwise.
+   */
   async #open(
+    request: TransportRequest,
+    url: string,
+    signal: AbortSignal | undefined,
+  ): Promise<Response> {
+    const { token } = this.options
+    for (let asked = 0; ; asked++) {
+      const response = await this.#fetch(request, url, signal)
+      if (response.status === 401 && typeof token === 'function' && asked === 0) {
+        await response.body?.cancel().catch(() => {})
+        continue
+      }
+      // A 304 answers a GET with If-None-Match: the caller's copy is current.
+      if (!response.ok && response.status !== 304) {
+        throw await readApiError(response, request.method, url)
+      }
+      return response
+    }
+  }
+
+  /** One fetch of the request, its headers built now (the token asked for now). */
+  async #fetch(
     request: TransportRequest,
     url: string,
     signal: AbortSignal | undefined,
@@ -241,9 +265,8 @@ export class Transport {
     // others garbled: a usage error, thrown as a TypeError and never retried.
     checkHeaders(headers)
     const fetch = this.options.fetch ?? globalThis.fetch
-    let response: Response
     try {
-      response = await fetch(url, {
+      return await fetch(url, {
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
@@ -256,8 +279,5 @@ export class Transport {
         cause: error,
       })
     }
-    // A 304 answers a GET with If-None-Match: the caller's copy is current.
-    if (!response.ok && response.status !== 304) throw await readApiError(response, method, url)
-    return response
   }
 }

@@ -68,11 +68,108 @@ export interface DeletedTask {
  * One change of the change feed, as `watch` yields it: `created` and `updated` carry the
  * task after the change, `deleted` its id and version. `seq` orders every change of the
  * database; with a tag or status filter, a task leaving the view comes as `deleted` and
- * one entering it as `created`.
+ * one entering it as `created`. `reset` (no task) says that the caller gained or lost a
+ * list at `seq`: what it holds may be wrong now, so it lists again.
  */
 export type TaskEvent =
   | { type: 'created' | 'updated'; seq: number; task: Task }
   | { type: 'deleted'; seq: number; task: DeletedTask }
+  | { type: 'reset'; seq: number; task?: undefined }
+
+/** An event of the feed that changes a task: any but `reset`. */
+export type TaskChange = Exclude<TaskEvent, { type: 'reset' }>
+
+/** A list of tasks: the unit of sharing. Every task is in exactly one list. */
+export interface List {
+  /** Identifier of the list, assigned by the server. */
+  id: number
+  /** Name of the list: 1–200 characters, not only whitespace. */
+  name: string
+  /** 1 when created, one more on every rename; the list's ETag is `"<version>"`. */
+  version: number
+  /** When the list was created: RFC 3339, UTC, milliseconds. */
+  createdAt: string
+  /** When the list last changed: RFC 3339, UTC, milliseconds. */
+  updatedAt: string
+}
+
+/** A list to create: the body of `createList`. Its creator becomes its owner. */
+export interface NewList {
+  /** Name of the list: 1–200 characters, not only whitespace. */
+  name: string
+}
+
+/** The fields to change with `updateList` (a JSON Merge Patch). */
+export interface ListPatch {
+  /** A new name: 1–200 characters, not only whitespace. */
+  name?: string
+}
+
+/** A role in a list: `viewer` reads it; `editor` also changes its tasks; `owner` also renames, deletes and shares it. */
+export type Role = 'viewer' | 'editor' | 'owner'
+
+/** A member of a list: a principal (a person or program that calls the API) and its role. */
+export interface Member {
+  /** Who: 1–128 visible ASCII characters (`alice`, `ci-bot`, a JWT's `sub`). */
+  principal: string
+  /** What it may do in the list. */
+  role: Role
+}
+
+/** What a credential allows: `read` (no changes), `write` (what its principal's roles allow), `admin` (everything). */
+export type Access = 'read' | 'write' | 'admin'
+
+/** An access token to make: the body of `createToken`. */
+export interface NewToken {
+  /** What the token is for: 1–200 characters. */
+  name: string
+  /** Who it acts as; omitted: the caller. Only an admin names another principal. */
+  principal?: string
+  /** What it allows; omitted: `write` (`read` from a read-only caller). Never more than the caller has. */
+  role?: Access
+  /** Only these lists (1–100 ids); omitted: every list of its principal. */
+  lists?: number[]
+  /** When it stops working (RFC 3339, in the future); omitted: never. */
+  expiresAt?: string
+}
+
+/** An access token as `listTokens` shows it: never its secret. */
+export interface Token {
+  /** Identifier of the token: what `revokeToken` takes. */
+  id: number
+  /** What the token is for. */
+  name: string
+  /** Who the token acts as. */
+  principal: string
+  /** What it allows. */
+  role: Access
+  /** Only these lists; absent: every list of its principal. */
+  lists?: number[]
+  /** When it stops working; absent: never. */
+  expiresAt?: string
+  /** When it was made: RFC 3339, UTC, milliseconds. */
+  createdAt: string
+  /** Who made it. */
+  createdBy: string
+}
+
+/** An access token as `createToken` answers it: its record and its secret, shown this once. */
+export interface CreatedToken extends Token {
+  /** The secret (`tl_…`): the `token` option of a client that acts as `principal`. Never shown again. */
+  token: string
+}
+
+/** The caller as the server sees it: `me()`. */
+export interface Me {
+  /** The principal the requests act as (`local` on a server without credentials). */
+  principal: string
+  /** What the credential allows. */
+  role: Access
+  /** Only these lists, when the credential is narrowed to some. */
+  lists?: number[]
+  /** The principal's role in each list it is a member of (an admin needs none). */
+  roles: { listId: number; role: Role }[]
+}
 
 /** The body of every non-2xx response: `code` equals the HTTP status. */
 export interface ErrorBody {
@@ -90,6 +187,17 @@ type _SameAsContract = [
   Expect<Same<TaskPatch, contract.TaskPatch>>,
   Expect<Same<DeletedTask, contract.DeletedTask>>,
   Expect<Same<TaskStatus, contract.TaskStatus>>,
-  Expect<Same<TaskEvent['type'], contract.ChangeType>>,
+  // `reset` is not among the contract's kinds of change: it ends a stream rather than changing a task.
+  Expect<Same<Exclude<TaskEvent['type'], 'reset'>, contract.ChangeType>>,
   Expect<Same<ErrorBody, contract.ErrorBody>>,
+  Expect<Same<List, contract.List>>,
+  Expect<Same<NewList, contract.NewList>>,
+  Expect<Same<ListPatch, contract.ListPatch>>,
+  Expect<Same<Role, contract.Role>>,
+  Expect<Same<Member, contract.Member>>,
+  Expect<Same<Access, contract.Access>>,
+  Expect<Same<NewToken, contract.NewToken>>,
+  Expect<Same<Token, contract.Token>>,
+  Expect<Same<CreatedToken, contract.CreatedToken>>,
+  Expect<Same<Me, contract.Me>>,
 ]

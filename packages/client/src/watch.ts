@@ -10,6 +10,7 @@ import { sleep } from './utils/sleep.js'
  * `newestSeq()`, asked once). A stream that ends or fails is opened again after the last
  * seq yielded (`Last-Event-ID`), with backoff while it keeps failing, until `signal`
  * aborts; then it ends without an error. An error no retry can mend (a 401, say) is thrown.
+ * A `reset` is yielded and its stream left: the next one starts after the reset's seq.
  */
 export async function* watchTasks(
   transport: Transport,
@@ -28,15 +29,17 @@ export async function* watchTasks(
       // Without `after`, from the newest change now, so that a reconnection before the
       // first event still knows where to resume.
       last ??= await newestSeq()
-      for await (const batch of feedBatches(transport, call, { ...call, after: last })) {
+      feed: for await (const batch of feedBatches(transport, call, { ...call, after: last })) {
         // Anything received, a keep-alive included, shows that the connection works.
         failures = 0
         for (const event of batch.events) {
-          // Never twice, whatever a server or proxy replays.
-          if (last === undefined || event.seq > last) {
-            last = event.seq
-            yield event
-          }
+          const newer = last === undefined || event.seq > last
+          if (newer) last = event.seq
+          // Never twice, whatever a server or proxy replays; a reset always: it is news
+          // whatever its seq.
+          if (newer || event.type === 'reset') yield event
+          // The connection after it is opened as after a stream that ended.
+          if (event.type === 'reset') break feed
         }
         // Caught up past changes the view does not show: a resume starts after them.
         if (batch.seq !== undefined && (last === undefined || batch.seq > last)) last = batch.seq

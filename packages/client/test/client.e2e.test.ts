@@ -1,5 +1,6 @@
 // The client against a real server: over 300 lines because each method and each failure
 // it must map (HTTP errors, cut connections, retries) is a test of its own.
+import { randomBytes } from 'node:crypto'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { startServer } from '@tasklane/testing/server'
@@ -32,12 +33,16 @@ describe('client against a real server', () => {
     const second = await client.createTask({ name: 'Ship 🚀 任务' })
     expect(first).toEqual({
       id: expect.any(Number),
+      // Open mode: every caller is the admin `local`; a task goes to the first list.
+      listId: 1,
       name: 'Write docs',
       tag: 'docs',
       status: 'open',
       version: 1,
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      createdBy: 'local',
       updatedAt: first.createdAt,
+      updatedBy: 'local',
     })
     expect(second).toMatchObject({ id: first.id + 1, name: 'Ship 🚀 任务' })
     expect('tag' in second).toBe(false)
@@ -47,6 +52,15 @@ describe('client against a real server', () => {
     expect(await client.listTasks(10, { after: first.id })).toEqual([second])
     expect(await client.listTasks(undefined, { tag: 'docs' })).toEqual([first])
     expect(await client.getTask(second.id)).toEqual(second)
+  })
+
+  it('acts as the admin `local` on a server without credentials, where tokens are refused', async () => {
+    expect(await client.me()).toEqual({ principal: 'local', role: 'admin', roles: [] })
+    const [first] = await client.listLists()
+    expect(first).toMatchObject({ id: 1, name: 'Tasks', version: 1 })
+    const refused = await client.createToken({ name: 'CI' }).catch((e: unknown) => e)
+    expect(refused).toMatchObject({ name: 'ApiError', status: 409 })
+    expect((refused as ApiError).message).toContain('API_TOKEN')
   })
 
   it('throws ApiError with the server status, code and message', async () => {
@@ -221,7 +235,10 @@ describe('newest first, and exportTasks(), against a real server', () => {
   it('resumes an export that the network cut off, yielding each task once', async () => {
     const made: Task[] = []
     for (let i = 0; i < 40; i++) {
-      made.push(await client.createTask({ name: `export ${i} ${'x'.repeat(180)}`, tag: 'export' }))
+      // Random names: the server compresses a large listing, and repeated ones would shrink
+      // it below the proxy's cut.
+      const name = `export ${i} ${randomBytes(90).toString('hex')}`
+      made.push(await client.createTask({ name, tag: 'export' }))
     }
     const proxy = await cuttingProxy(server.url, 3_000)
     try {

@@ -12,46 +12,7 @@ import {
   ValidationError,
 } from '../src/index.js'
 import { validateResponses } from '../src/validate.js'
-
-interface Recorded {
-  url: string
-  init: RequestInit | undefined
-  headers: Record<string, string>
-}
-
-/** A fetch that answers from `respond` (one call after another) and records every request. */
-function recordingFetch(respond: (call: number, url: string) => Response | Promise<Response>) {
-  const calls: Recorded[] = []
-  const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = String(input)
-    calls.push({ url, init, headers: { ...(init?.headers as Record<string, string>) } })
-    return respond(calls.length - 1, url)
-  }
-  return { calls, fetch }
-}
-
-const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json', ...headers },
-  })
-
-const error = (status: number, headers: Record<string, string> = {}) =>
-  json({ code: status, message: `Status ${status}.` }, status, headers)
-
-/** Retries without waiting long, so that the tests stay fast. */
-const fast = { initialDelayMs: 1, maxDelayMs: 5 }
-
-/** The fields every task has besides id, name and tag. */
-const life = {
-  listId: 1,
-  status: 'open' as const,
-  version: 1,
-  createdAt: '2026-11-25T09:30:00.000Z',
-  createdBy: 'local',
-  updatedAt: '2026-11-25T09:30:00.000Z',
-  updatedBy: 'local',
-}
+import { error, fast, json, life, recordingFetch, streamed } from './fake-fetch.js'
 
 describe('createClient', () => {
   it('builds the list URL from limit, after, before, order and tag', async () => {
@@ -65,6 +26,8 @@ describe('createClient', () => {
       'http://h/api/tasks',
       'http://h/api/tasks?limit=2&before=9&order=desc',
     ])
+    await client.listTasks(3, { list: 2, status: 'open' })
+    expect(calls[3]?.url).toBe('http://h/api/tasks?limit=3&status=open&list=2')
   })
 
   it('sends the new task as JSON with default and per-call headers', async () => {
@@ -134,6 +97,30 @@ describe('token', () => {
     })
     await client.listTasks()
     expect(calls.map((c) => c.headers.authorization)).toEqual(['Bearer t1', 'Bearer t2'])
+  })
+
+  it('asks a token function once more after a 401 and sends the request again, once', async () => {
+    const { calls, fetch } = recordingFetch((call) => (call === 0 ? error(401) : json([])))
+    let issued = 0
+    const token = () => `t${++issued}`
+    await createClient({ baseUrl: 'http://h', fetch, token, retry: false }).listTasks()
+    expect(calls.map((c) => c.headers.authorization)).toEqual(['Bearer t1', 'Bearer t2'])
+
+    // A 401 means the server did nothing: even a call that is never retried is sent again.
+    const refused = recordingFetch(() => error(401))
+    issued = 0
+    const client = createClient({ baseUrl: 'http://h', fetch: refused.fetch, token })
+    const create = client.createTask({ name: 'x' }, { retry: false })
+    await expect(create).rejects.toMatchObject({ status: 401 })
+    expect(refused.calls.map((c) => c.headers.authorization)).toEqual(['Bearer t1', 'Bearer t2'])
+    expect(refused.calls.map((c) => c.headers['idempotency-key'])).toEqual([undefined, undefined])
+  })
+
+  it('does not send a request again after a 401 with a string token', async () => {
+    const { calls, fetch } = recordingFetch(() => error(401))
+    const client = createClient({ baseUrl: 'http://h', fetch, token: 'old' })
+    await expect(client.listTasks()).rejects.toMatchObject({ status: 401 })
+    expect(calls).toHaveLength(1)
   })
 
   it('sends no Authorization header without a token', async () => {
@@ -502,19 +489,6 @@ describe('validate option', () => {
 })
 
 /** A streamed response whose body arrives in exactly these chunks. */
-function streamed(chunks: string[], contentType: string, status = 200) {
-  const encoder = new TextEncoder()
-  return new Response(
-    new ReadableStream<Uint8Array>({
-      start(controller) {
-        for (const chunk of chunks) controller.enqueue(encoder.encode(chunk))
-        controller.close()
-      },
-    }),
-    { status, headers: { 'content-type': contentType } },
-  )
-}
-
 describe('exportTasks()', () => {
   it('reads one task per line, whatever the chunks, and asks for NDJSON', async () => {
     const { calls, fetch } = recordingFetch(() =>
@@ -618,6 +592,48 @@ describe('watch()', () => {
     }
     expect(seen).toEqual([3, 4, 5])
     expect(calls.map((c) => c.headers['last-event-id'])).toEqual(['2', '4', '4', '4'])
+  })
+
+  it('yields a reset, leaves its stream and resumes after its seq on a new one', async () => {
+    const { calls, fetch } = recordingFetch((call) =>
+      call === 0
+        ? streamed(
+            [
+              'id: 3\nevent: updated\ndata: {"id":1,"version":3}\n\n',
+              // Nothing after a reset is taken from its stream.
+              'event: reset\ndata: {"seq":9}\n\nid: 10\nevent: created\ndata: {"id":2}\n\n',
+            ],
+            SSE,
+          )
+        : streamed(['id: 11\nevent: created\ndata: {"id":3,"name":"x"}\n\n'], SSE),
+    )
+    const client = createClient({ baseUrl: 'http://h', fetch, retry: fast })
+    const stop = new AbortController()
+    const seen: TaskEvent[] = []
+    for await (const event of client.watch({ after: 2, list: 4, signal: stop.signal })) {
+      seen.push(event)
+      if (event.seq === 11) stop.abort()
+    }
+    expect(seen).toEqual([
+      { type: 'updated', seq: 3, task: { id: 1, version: 3 } },
+      { type: 'reset', seq: 9 },
+      { type: 'created', seq: 11, task: { id: 3, name: 'x' } },
+    ])
+    expect(calls.map((c) => [c.url, c.headers['last-event-id']])).toEqual([
+      ['http://h/tasks/events?after=2&list=4', '2'],
+      ['http://h/tasks/events?after=9&list=4', '9'],
+    ])
+  })
+
+  it('yields a reset even at a seq it has passed, and ends after it without retries', async () => {
+    const { calls, fetch } = recordingFetch(() =>
+      streamed([': seq 12\n\n', 'event: reset\r\ndata: {"seq": 9}\r\n\r\n'], SSE),
+    )
+    const client = createClient({ baseUrl: 'http://h', fetch })
+    const seen: TaskEvent[] = []
+    for await (const event of client.watch({ after: 5, retry: false })) seen.push(event)
+    expect(seen).toEqual([{ type: 'reset', seq: 9 }])
+    expect(calls).toHaveLength(1)
   })
 
   it('throws an error that no retry can mend (a 400 or 401)', async () => {

@@ -86,6 +86,11 @@ const GOOD_TS = `import {
   type NewTask,
   type Task,
   type TasklaneClient,
+  type CreatedToken,
+  type List,
+  type Me,
+  type PutMemberResult,
+  type Role,
   PreconditionFailedError,
   ValidationError,
 } from '@tasklane/client'
@@ -106,10 +111,17 @@ export async function demo(signal: AbortSignal): Promise<number> {
   for await (const each of client.tasks({ pageSize: 50 })) tasks.push(each)
   const done: Task = await client.completeTask(id, { ifMatch: task.version })
   const cached: Task | undefined = await client.getTask(id, { ifNoneMatch: done.version })
-  for await (const event of client.watch({ after: 0, status: 'open', signal })) {
+  for await (const event of client.watch({ after: 0, status: 'open', list: 1, signal })) {
+    if (event.type === 'reset') continue
     if (event.type === 'deleted') return event.task.version
     if (cached === undefined) return event.task.name.length
   }
+  const list: List = await client.createList({ name: 'Team' })
+  const { created }: PutMemberResult = await client.putMember(list.id, 'bob', 'editor')
+  const role: Role | undefined = (await client.listMembers(list.id))[0]?.role
+  const made: CreatedToken = await client.createToken({ name: 'CI', role: 'read' })
+  const me: Me = await client.me()
+  if (created && role === 'owner' && me.roles.length > 0) return made.token.length
   const live = new LiveTasks(client, { status: 'open', order: 'desc', limit: 5, signal })
   live.subscribe((copy) => tasks.push(...copy.tasks))
   live.close()
@@ -203,12 +215,15 @@ function expectConsumerRun(result: Awaited<ReturnType<typeof exec>>, name: strin
   const output = JSON.parse(result.stdout)
   expect(output.task).toEqual({
     id: expect.any(Number),
+    listId: 1,
     name,
     tag,
     status: 'open',
     version: 1,
     createdAt: expect.any(String),
+    createdBy: 'local',
     updatedAt: expect.any(String),
+    updatedBy: 'local',
   })
   expect(output.listed).toContain(output.task.id)
   expect(output).toMatchObject({

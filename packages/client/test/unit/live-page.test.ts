@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { LivePage } from '../../src/live-page.js'
-import type { Task, TaskEvent, TaskStatus } from '../../src/types.js'
+import type { Task, TaskChange, TaskStatus } from '../../src/types.js'
 
 // A model of the server's tasks and of its change feed (live and compacted backlog, each
 // filtered view exact), to check LivePage against what GET /tasks would answer.
@@ -50,7 +50,7 @@ function listing(view: View, tasks: Iterable<Task>): Task[] {
 }
 
 /** The live feed's event for the view, if the change concerns it. */
-function liveEvent(view: View, { seq, id, before, after }: Change): TaskEvent | undefined {
+function liveEvent(view: View, { seq, id, before, after }: Change): TaskChange | undefined {
   const was = before !== undefined && matches(view, before)
   if (after !== undefined && matches(view, after)) {
     return { type: was ? 'updated' : 'created', seq, task: after }
@@ -60,7 +60,7 @@ function liveEvent(view: View, { seq, id, before, after }: Change): TaskEvent | 
 }
 
 /** The compacted backlog after `from`: each task changed since once, at its latest change. */
-function backlog(view: View, changes: Change[], from: number): TaskEvent[] {
+function backlog(view: View, changes: Change[], from: number): TaskChange[] {
   const latest = new Map<number, Change>()
   for (const change of changes) if (change.seq > from) latest.set(change.id, change)
   return [...latest.values()]
