@@ -69,6 +69,8 @@ describe.each(storages)('storage.write on %s', (_, open) => {
     const fields = {
       listId: 1,
       status: 'open',
+      priority: 0,
+      position: expect.any(String),
       version: 1,
       createdAt: at(T0),
       createdBy: 'local',

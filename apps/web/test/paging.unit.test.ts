@@ -9,6 +9,8 @@ import { describeList, describeRange } from '../src/task-list.js'
 const task = (id: number, more: Partial<Task> = {}): Task => ({
   id,
   listId: 1,
+  priority: 0,
+  position: 'a0',
   createdBy: 'local',
   updatedBy: 'local',
   name: `Task ${id}`,

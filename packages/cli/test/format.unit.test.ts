@@ -46,6 +46,8 @@ function task(fields: Pick<Task, 'id' | 'name'> & Partial<Task>): Task {
   return {
     listId: 1,
     status: 'open',
+    priority: 0,
+    position: 'a0',
     version: 1,
     createdAt: at,
     createdBy: 'local',

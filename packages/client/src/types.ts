@@ -18,8 +18,18 @@ export interface Task {
   name: string
   /** Optional tag: 1–64 characters, not only whitespace. */
   tag?: string
+  /** Optional notes: 1–10,000 characters of plain text, newlines allowed. */
+  notes?: string
   /** `open` or `done`. */
   status: TaskStatus
+  /** 0 none, 1 low, 2 medium, 3 high. */
+  priority: number
+  /** When it is due: a day (`2026-12-01`) or a moment with an offset, as it was sent. */
+  due?: string
+  /** When it became done (RFC 3339, UTC, milliseconds); absent while open. */
+  completedAt?: string
+  /** Its place in its list's manual order: positions compare as bytes. */
+  position: string
   /** 1 when created, one more on every change; the task's ETag is `"<version>"`. */
   version: number
   /** When the task was created: RFC 3339, UTC, milliseconds. */
@@ -42,6 +52,12 @@ export interface NewTask {
   status?: TaskStatus
   /** The list to create it in; omitted: the lowest-id list the caller can edit. */
   listId?: number
+  /** Notes: 1–10,000 characters, newlines allowed. */
+  notes?: string
+  /** A day (`2026-12-01`) or a date-time with an offset. */
+  due?: string
+  /** 0 none (the default), 1 low, 2 medium, 3 high. */
+  priority?: number
 }
 
 /** The fields to change with `updateTask` (a JSON Merge Patch): at least one; `tag: null` removes the tag. */
@@ -54,6 +70,12 @@ export interface TaskPatch {
   status?: TaskStatus
   /** Moves the task into this list (the caller must be an editor of both). */
   listId?: number
+  /** New notes, or `null` to remove them. */
+  notes?: string | null
+  /** A new due, or `null` to remove it. */
+  due?: string | null
+  /** 0 none, 1 low, 2 medium, 3 high. */
+  priority?: number
 }
 
 /** What a `deleted` event of the change feed carries: the task's id and its version when deleted. */

@@ -53,6 +53,8 @@ export const fast = { initialDelayMs: 1, maxDelayMs: 5 }
 export const life = {
   listId: 1,
   status: 'open' as const,
+  priority: 0,
+  position: 'a0',
   version: 1,
   createdAt: '2026-11-25T09:30:00.000Z',
   createdBy: 'local',

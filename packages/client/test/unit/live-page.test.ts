@@ -27,6 +27,8 @@ const TIME = '2026-11-25T09:30:00.000Z'
 const task = (id: number, fields: Partial<Task> = {}): Task => ({
   id,
   listId: 1,
+  priority: 0,
+  position: 'a0',
   createdBy: 'local',
   updatedBy: 'local',
   name: `t${id}`,
