@@ -8,10 +8,11 @@ import { createWriteFunction } from './0005-write-function.js'
 import { taskLifecycle } from './0006-task-lifecycle.js'
 import { listsAndPeople } from './0007-lists-and-people.js'
 import { planning } from './0008-planning.js'
+import { historyAndWebhooks } from './0009-history-and-webhooks.js'
 import type { Dialect } from './dialect.js'
 
 /** The name of the newest migration: a database migrated to it is up to date. */
-export const LATEST_MIGRATION = '0008-planning'
+export const LATEST_MIGRATION = '0009-history-and-webhooks'
 
 /** Migrations in order; names sort lexically, so they carry a number. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -24,6 +25,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0006-task-lifecycle': taskLifecycle(dialect),
     '0007-lists-and-people': listsAndPeople(dialect),
     '0008-planning': planning(dialect),
+    '0009-history-and-webhooks': historyAndWebhooks(dialect),
   }
 }
 
