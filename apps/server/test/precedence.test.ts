@@ -18,7 +18,6 @@ import {
 import { startServer, type TestServer } from './support/server.js'
 
 let server: TestServer
-let admin: Caller
 let alice: Caller
 /** A viewer of `list`, an editor of `edited`; `readOnly` is its read-only token. */
 let bob: Caller
@@ -33,7 +32,6 @@ let hiddenTask: Task
 
 beforeAll(async () => {
   server = await startServer({ settings: { apiToken: ADMIN_TOKEN } })
-  admin = as(server, ADMIN_TOKEN)
   alice = await principal(server, 'alice')
   bob = await principal(server, 'bob')
   readOnly = as(server, (await makeToken(server, { principal: 'bob', role: 'read' })).token)
