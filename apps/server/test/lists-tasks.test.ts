@@ -11,6 +11,7 @@ import {
   createTaskIn,
   expectErrorBody,
   expectStatus,
+  makeToken,
   principal,
 } from './support/access.js'
 import { startServer, type TestServer } from './support/server.js'
@@ -62,6 +63,27 @@ describe('POST /task', () => {
     expect(expectStatus<Task>(await alice.post('/task', { name: 'mine' }), 201).listId).toBe(
       viewed.id,
     )
+  })
+
+  it('puts it in the lowest-id list its token reaches, when the token is narrowed', async () => {
+    const later = await createList(alice, 'Later, edited by bob')
+    await addMember(alice, later.id, 'bob', 'editor')
+    const token = await makeToken(server, { principal: 'bob', lists: [viewed.id, later.id] })
+    const task = expectStatus<Task>(
+      await as(server, token.token).post('/task', { name: 'narrowed' }),
+      201,
+    )
+    expect(task.listId).toBe(later.id)
+    const rootToken = await makeToken(server, {
+      principal: 'root',
+      role: 'admin',
+      lists: [later.id],
+    })
+    const rootTask = expectStatus<Task>(
+      await as(server, rootToken.token).post('/task', { name: 'r' }),
+      201,
+    )
+    expect(rootTask).toMatchObject({ listId: later.id, createdBy: 'root' })
   })
 
   it("puts the admin's task without listId in list 1", async () => {

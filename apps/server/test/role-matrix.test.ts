@@ -73,6 +73,7 @@ const EDITS = [200, 200, 200, 200, 200, 201, 200, 204, 201, 403, 403, 403, 403]
 const VIEWS = [200, 200, 200, 200, 200, 403, 403, 403, 201, 403, 403, 403, 403]
 const READS = [200, 200, 200, 200, 200, 403, 403, 403, 403, 403, 403, 403, 403]
 const HIDDEN = [200, 404, 404, 404, 404, 404, 404, 404, 201, 404, 404, 404, 404]
+const EDITS_NARROWED = [200, 200, 200, 200, 200, 201, 200, 204, 403, 403, 403, 403, 403]
 const NARROWED = [200, 404, 404, 404, 404, 404, 404, 404, 403, 404, 404, 404, 404]
 
 const jwt = (sub: string, role: 'read' | 'write') =>
@@ -85,7 +86,7 @@ const jwt = (sub: string, role: 'read' | 'write') =>
 const token = async (fields: Parameters<typeof makeToken>[1]) =>
   as(server, (await makeToken(server, fields)).token)
 
-const CALLERS: [string, () => Promise<Caller>, number[]][] = [
+const CALLERS: [string, (f: Fixture) => Promise<Caller>, number[]][] = [
   ['the admin (API_TOKEN)', async () => admin, OWNS],
   ['an admin token', () => token({ principal: 'root', role: 'admin' }), OWNS],
   [
@@ -104,6 +105,11 @@ const CALLERS: [string, () => Promise<Caller>, number[]][] = [
     NARROWED,
   ],
   [
+    "an editor's token narrowed to this list",
+    (f) => token({ principal: 'bob', lists: [f.list.id] }),
+    EDITS_NARROWED,
+  ],
+  [
     "an editor's JWT with tasklane_role read",
     async () => as(server, await jwt('bob', 'read')),
     READS,
@@ -119,8 +125,8 @@ describe('the role matrix', () => {
   it.each(CALLERS)(
     'answers %s with the statuses its rights give',
     async (_, makeCaller, expected) => {
-      const caller = await makeCaller()
       const f = await fixture()
+      const caller = await makeCaller(f)
       const got: Record<string, number> = {}
       for (const [route, send] of ROUTES) got[route] = (await send(caller, f)).statusCode
       expect(got).toEqual(Object.fromEntries(ROUTES.map(([route], i) => [route, expected[i]])))
