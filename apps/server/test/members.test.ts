@@ -184,6 +184,23 @@ describe('the last owner', () => {
   })
 })
 
+describe('two owners at once', () => {
+  it('lets only one of two owners removing or demoting each other at once succeed: one owner stays', async () => {
+    for (let round = 0; round < 5; round++) {
+      const list = await createList(alice, `Race ${round}`)
+      await addMember(alice, list.id, 'bob', 'owner')
+      const answers = await Promise.all([
+        alice.put(`/lists/${list.id}/members/bob`, { role: 'editor' }),
+        bob.delete(`/lists/${list.id}/members/alice`),
+      ])
+      // The one that lost is refused for what the winner changed: 403 or 404.
+      expect(answers.filter((r) => r.statusCode < 300)).toHaveLength(1)
+      const owners = (await members(admin, list.id)).filter((m) => m.role === 'owner')
+      expect(owners).toHaveLength(1)
+    }
+  })
+})
+
 describe('DELETE /lists/{id}/members/{principal}', () => {
   it('returns 204 and takes the list away from the member at once', async () => {
     const list = await createList(alice, 'Removed from')

@@ -145,6 +145,7 @@ describe('a task or list the caller cannot read', () => {
         () => dave.patch(`/tasks/${taskId}`, { name: 'n' }, { 'if-match': '"1"' }),
         () => dave.delete(`/tasks/${taskId}`),
         () => dave.get(`/tasks?list=${listId}`),
+        () => dave.get(`/tasks/events?list=${listId}&after=0`),
         () => dave.post('/task', { name: 'n', listId }),
         () => dave.get(`/lists/${listId}`, { 'if-none-match': '"1"' }),
         () => dave.patch(`/lists/${listId}`, { name: 'n' }),
