@@ -196,6 +196,29 @@ describe('GET /tasks', () => {
     expect((await carol.get(`/tasks/${one.id}`)).json()).toEqual(one)
   })
 
+  it('answers each caller its own tasks for the same query, as JSON and NDJSON, one after the other', async () => {
+    const erin = await principal(server, 'erin')
+    const frank = await principal(server, 'frank')
+    const [e, f] = [await createList(erin, 'Erin'), await createList(frank, 'Frank')]
+    const mine = await createTaskIn(erin, e.id, 'erin only')
+    const theirs = await createTaskIn(frank, f.id, 'frank only')
+    for (let i = 0; i < 3; i++) {
+      for (const [caller, task] of [
+        [erin, mine],
+        [frank, theirs],
+      ] as const) {
+        expect((await caller.get('/tasks?limit=10&order=desc')).json()).toEqual([task])
+        const ndjson = await caller.get('/tasks', { accept: 'application/x-ndjson' })
+        expect(
+          ndjson.body
+            .trim()
+            .split('\n')
+            .map((line) => JSON.parse(line)),
+        ).toEqual([task])
+      }
+    }
+  })
+
   it('returns 404 for list= naming a list the caller cannot read, exactly as for a missing one', async () => {
     const hiddenOne = await bob.get(`/tasks?list=${hidden.id}`)
     expectErrorBody(hiddenOne, 404, `List ${hidden.id} does not exist.`)
