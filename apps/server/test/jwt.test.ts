@@ -19,9 +19,10 @@ function hs256(claims: JWTPayload & { tasklane_role?: string } = {}, secret = SE
 }
 
 let hs: TestServer
+const log: Record<string, unknown>[] = []
 
 beforeAll(async () => {
-  hs = await startServer({ settings: { authJwtSecret: SECRET } })
+  hs = await startServer({ settings: { authJwtSecret: SECRET }, log })
 })
 
 afterAll(async () => {
@@ -116,6 +117,16 @@ describe('HS256 (AUTH_JWT_SECRET)', () => {
       await hs256({ tasklane_role: 'admin' }),
       'The JWT\'s "tasklane_role" must be "read" or "write".',
     )
+  })
+
+  it('writes no JWT, taken or refused, in the log', async () => {
+    const taken = await hs256({ sub: 'logged' })
+    const refused = await hs256({ sub: 'logged', exp: now() - 120 })
+    expectStatus(await as(hs, taken).get('/tasks'), 200)
+    expect((await as(hs, refused).get('/tasks')).statusCode).toBe(401)
+    const logged = JSON.stringify(log)
+    expect(logged).toContain('/tasks')
+    for (const token of [taken, refused]) expect(logged).not.toContain(token.split('.')[2])
   })
 
   it('checks iss and aud when they are configured', async () => {

@@ -69,7 +69,7 @@ describe('POST /tokens', () => {
     })
   })
 
-  it('stores only the SHA-256 of the secret, and never logs the secret or its digest', async () => {
+  it('stores only the SHA-256 of the secret; no log line or metric holds a secret or digest', async () => {
     const { id, token } = await makeToken(server, { principal: 'stored' })
     expectStatus(await as(server, token).get('/tasks'), 200)
     const rows = await server.testDatabase.use((db) =>
@@ -81,9 +81,19 @@ describe('POST /tokens', () => {
     const stored = JSON.stringify(rows)
     expect(stored).not.toContain(token)
     expect(stored).not.toContain(token.slice(3))
+    // Refused ones too: a wrong token, a JWT-shaped one.
+    const wrong = `tl_${'w'.repeat(43)}`
+    const jwtLike = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl'
+    for (const bad of [wrong, jwtLike])
+      expect((await as(server, bad).get('/tasks')).statusCode).toBe(401)
+    const metrics = await admin.get('/metrics')
+    expect(metrics.statusCode).toBe(200)
     expect(log.length).toBeGreaterThan(0)
     const logged = JSON.stringify(log)
-    for (const secret of [token.slice(3), digest, ADMIN_TOKEN]) expect(logged).not.toContain(secret)
+    for (const secret of [token.slice(3), digest, ADMIN_TOKEN, wrong.slice(3), jwtLike]) {
+      expect(logged).not.toContain(secret)
+      expect(metrics.body).not.toContain(secret)
+    }
   })
 
   it('returns 400 for an expiresAt in the past, naming it', async () => {
