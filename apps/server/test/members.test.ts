@@ -186,8 +186,8 @@ describe('the last owner', () => {
 
 describe('two owners at once', () => {
   it('lets only one of two owners removing or demoting each other at once succeed: one owner stays', async () => {
-    for (let round = 0; round < 5; round++) {
-      const list = await createList(alice, `Race ${round}`)
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const list = await createList(alice, `Race ${attempt}`)
       await addMember(alice, list.id, 'bob', 'owner')
       const answers = await Promise.all([
         alice.put(`/lists/${list.id}/members/bob`, { role: 'editor' }),

@@ -31,8 +31,8 @@ afterAll(async () => {
 
 describe('two instances on one database', () => {
   it('refuse a token revoked on the other at the very next request', async () => {
-    for (let round = 0; round < 5; round++) {
-      const made = await makeToken(first, { principal: `revoked-${round}` })
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const made = await makeToken(first, { principal: `revoked-${attempt}` })
       // The second instance has the token in memory, and its rights.
       for (let i = 0; i < 3; i++) expectStatus(await as(second, made.token).get('/lists'), 200)
       expect((await as(first, made.token).delete(`/tokens/${made.id}`)).statusCode).toBe(204)
@@ -48,8 +48,8 @@ describe('two instances on one database', () => {
     const alice = as(first, (await makeToken(first, { principal: 'alice' })).token)
     const bobToken = (await makeToken(first, { principal: 'bob' })).token
     const [bobHere, bobThere] = [as(first, bobToken), as(second, bobToken)]
-    for (let round = 0; round < 5; round++) {
-      const list = await createList(alice, `Shared ${round}`)
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const list = await createList(alice, `Shared ${attempt}`)
       await addMember(alice, list.id, 'bob', 'editor')
       const task = await createTaskIn(alice, list.id, 'shared')
       expectStatus(await bobThere.get(`/tasks/${task.id}`), 200)
