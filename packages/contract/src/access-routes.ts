@@ -22,7 +22,7 @@ export const accessRoutes = {
     responseHeaders: { 201: ['Location'] },
     errors: {
       400: 'The body is not a valid NewToken (the message names the field).',
-      403: 'A non-admin asked for another principal, the admin role, or more than it has.',
+      403: 'A non-admin asked for another principal, the admin role, or more than it has: a wider role or set of lists, or (with an access token) no expiry or a later one than its own.',
       409: 'The server runs without credentials (open mode): set API_TOKEN to use tokens.',
       413: 'The body is larger than 64 KiB.',
       415: 'The body is not application/json.',
@@ -46,12 +46,14 @@ export const accessRoutes = {
     path: '/tokens/{id}',
     tags: ['tokens'],
     summary: 'Revoke an access token: the next request with it gets 401, on every instance.',
-    description: 'A non-admin revokes its own tokens only; its open change feeds end within 5 s.',
+    description:
+      'A non-admin revokes its own tokens only, and only those it could have made (a read-only credential, read-only tokens; one limited to some lists, tokens limited to some of them); its open change feeds end within 5 s.',
     params: TokenParams,
     response: { 204: Type.Null({ description: 'Revoked' }), default: errorRef },
     responseHeaders: { 204: ['Tasklane-Seq'] },
     errors: {
       400: 'The id is not a whole number from 1 to 2^53−1.',
+      403: 'The token is more than the credential could have made (a write token, to a read-only credential).',
       404: "No token has this id, or it is another principal's (to a non-admin).",
     },
   },

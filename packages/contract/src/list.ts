@@ -93,7 +93,11 @@ export type ListParams = Static<typeof ListParams>
 
 /** Path parameters of /lists/{id}/members/{principal}. */
 export const MemberParams = Type.Object(
-  { id: ListIdOf('Identifier of the list.'), principal: PrincipalOf('The member.') },
+  {
+    id: ListIdOf('Identifier of the list.'),
+    // The first sentence is what a 400 says the value must be.
+    principal: PrincipalOf('1 to 128 visible ASCII characters. The member.'),
+  },
   { additionalProperties: false },
 )
 /** Path parameters of /lists/{id}/members/{principal}. */

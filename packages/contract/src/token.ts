@@ -33,7 +33,10 @@ export const NewToken = Type.Object(
       examples: ['CI'],
     }),
     principal: Type.Optional(
-      PrincipalOf('Who the token acts as. Omitted: the caller. Only an admin names another.'),
+      // The first sentence is what a 400 says the value must be.
+      PrincipalOf(
+        '1 to 128 visible ASCII characters. Who the token acts as; omitted: the caller. Only an admin names another.',
+      ),
     ),
     role: Type.Optional(Access),
     lists: Type.Optional(

@@ -25,6 +25,12 @@ export class JwtRefused extends Error {
   override name = 'JwtRefused'
 }
 
+/**
+ * The least time between two fetches of the JWKS for a key it lacked: tokens naming unknown
+ * keys cost the key server one request a second at most, and a rotated key waits no longer.
+ */
+const COOLDOWN_MS = 1000
+
 /** The clock skew tolerated on `exp` and `nbf`. */
 const CLOCK_TOLERANCE_S = 60
 
@@ -35,8 +41,9 @@ const PRINCIPAL = /^[\x21-\x7E]{1,128}$/
  * Verifies JWTs with jose: only the configured algorithms (HS256 for a secret; RS256, ES256,
  * EdDSA for a JWKS, so that a token signed with a public key as an HMAC secret is refused),
  * never `alg: none`, `exp` and `sub` required, 60 s of clock skew, issuer and audience when
- * configured. The JWKS is fetched and cached by jose, and fetched again (at most every 30 s)
- * when a token names a key it does not hold: a rotated key is followed.
+ * configured. The JWKS is fetched and cached by jose, and fetched again (at most once a
+ * second) when a token names a key it does not hold: a rotated key is followed within a
+ * second of the set's last fetch, where jose's 30 s refused a new key that long.
  */
 export class JwtVerifier {
   readonly #key: Uint8Array | JWTVerifyGetKey
@@ -49,7 +56,7 @@ export class JwtVerifier {
       this.#key = new TextEncoder().encode(options.secret)
       this.#algorithms = ['HS256']
     } else if (options.jwksUrl !== undefined) {
-      this.#key = createRemoteJWKSet(new URL(options.jwksUrl), { cooldownDuration: 30_000 })
+      this.#key = createRemoteJWKSet(new URL(options.jwksUrl), { cooldownDuration: COOLDOWN_MS })
       this.#algorithms = ['RS256', 'ES256', 'EdDSA']
     } else {
       throw new Error('A JwtVerifier needs a secret or a JWKS URL.')

@@ -31,8 +31,16 @@ export class TokenService {
     this.#authenticator = authenticator
   }
 
-  /** POST /tokens. */
-  async create(caller: Caller, body: NewToken, now = Date.now()): Promise<MadeToken> {
+  /**
+   * POST /tokens. `notAfter`: when the access token the request is made with expires (a
+   * token made with it expires by then, or it would outlive what made it).
+   */
+  async create(
+    caller: Caller,
+    body: NewToken,
+    now = Date.now(),
+    notAfter?: number,
+  ): Promise<MadeToken> {
     if (!this.#authenticator.required) throw new OpenModeError()
     const principal = body.principal ?? caller.principal
     const role: Access = body.role ?? (caller.access === 'read' ? 'read' : 'write')
@@ -57,6 +65,11 @@ export class TokenService {
     const expiresAt = body.expiresAt === undefined ? undefined : Date.parse(body.expiresAt)
     if (expiresAt !== undefined && !(expiresAt > now)) {
       throw new BadRequestError('Field "expiresAt" must be a time in the future.')
+    }
+    if (notAfter !== undefined && !(expiresAt !== undefined && expiresAt <= notAfter)) {
+      throw new ForbiddenError(
+        `This credential expires at ${new Date(notAfter).toISOString()}: a token made with it must expire by then ("expiresAt").`,
+      )
     }
     const secret = newTokenSecret()
     const token = {
@@ -84,10 +97,31 @@ export class TokenService {
     return this.#storage.access.tokens(isAdmin(caller) ? undefined : caller.principal)
   }
 
-  /** DELETE /tokens/{id}: the next request with it gets 401, on every instance. */
+  /**
+   * DELETE /tokens/{id}: the next request with it gets 401, on every instance. A non-admin
+   * revokes only what it could have made: a read-only credential read-only tokens, a
+   * credential narrowed to some lists tokens narrowed to some of them.
+   */
   async revoke(caller: Caller, id: number, now = Date.now()): Promise<number> {
+    if (!isAdmin(caller) && (caller.access === 'read' || caller.lists !== undefined)) {
+      const token = (await this.#storage.access.tokens(caller.principal)).find((t) => t.id === id)
+      if (token !== undefined) refuseRevoking(caller, token)
+    }
     const outcome = await this.#storage.access.write({ kind: 'revoke-token', caller, id }, now, now)
     if (outcome.result !== 'written') throw new TokenNotFoundError(id)
     return outcome.seq
+  }
+}
+
+/** Throws ForbiddenError when `token` is more than `caller` could have made. */
+function refuseRevoking(caller: Caller, token: TokenRecord): void {
+  if (caller.access === 'read' && token.role !== 'read') {
+    throw new ForbiddenError('This credential is read-only: it revokes read-only tokens only.')
+  }
+  const { lists } = caller
+  if (lists !== undefined && (token.lists?.some((id) => !lists.includes(id)) ?? true)) {
+    throw new ForbiddenError(
+      `This credential is limited to lists ${lists.join(', ')}: it revokes only tokens limited to some of them.`,
+    )
   }
 }

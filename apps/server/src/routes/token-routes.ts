@@ -36,7 +36,10 @@ export async function tokenRoutes(
     ...fromContract(routes.createToken, features),
     onRequest: oneContentType('application/json'),
     handler: async (request, reply) => {
-      const { record, secret } = await tokens.create(request.credential.caller, request.body)
+      const { caller, expiresAt, tokenHash } = request.credential
+      // An access token makes none that outlives it.
+      const notAfter = tokenHash === undefined ? undefined : expiresAt
+      const { record, secret } = await tokens.create(caller, request.body, Date.now(), notAfter)
       reply.code(201).header('Location', `/tokens/${record.id}`)
       // Never kept by a cache or a proxy: the secret is in this response only.
       reply.header('Cache-Control', 'no-store')

@@ -242,6 +242,10 @@ class AccessTransaction {
     )
     if (refused) return refused
     const current = (await memberRole(this.trx, write.listId, write.principal))?.role
+    // Leaving is a change all the same: a read-only credential changes nothing.
+    if (self && write.caller.access === 'read') {
+      return { result: 'forbidden', listId: write.listId, role: current, readOnly: true }
+    }
     if (current === undefined) {
       return { result: 'member-not-found', listId: write.listId, principal: write.principal }
     }
