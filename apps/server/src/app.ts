@@ -27,8 +27,11 @@ import { defaultWebRoot } from './web/root.js'
 /** Request bodies above this many bytes get 413. */
 export const BODY_LIMIT = 64 * 1024
 
-/** Longest path parameter (an id has at most 16 digits); a longer one gets 414. */
-const MAX_PARAM_LENGTH = 100
+/**
+ * Longest path parameter, percent-encoded (an id has at most 16 digits; a principal up to
+ * 128 characters, each up to 3 once encoded); a longer one gets 414.
+ */
+const MAX_PARAM_LENGTH = 384
 
 /** Idle time before TCP keep-alive probes start: a peer that vanished frees its slot. */
 const TCP_KEEPALIVE_DELAY_MS = 60_000

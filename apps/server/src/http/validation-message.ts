@@ -156,6 +156,12 @@ export function validationMessage(
       if (allowed) return `${subject} must be ${allowed}.`
       return `${subject} must be ${p.type === 'integer' ? 'an integer' : `a ${p.type}`}.`
     }
+    case 'minItems':
+      return `${subject} must have at least ${plural(p.limit, 'item')}.`
+    case 'maxItems':
+      return `${subject} must have at most ${plural(p.limit, 'item')}.`
+    case 'uniqueItems':
+      return `${subject} must not name the same item twice.`
     case 'minLength':
       return `${subject} must be at least ${plural(p.limit, 'character')} long.`
     case 'maxLength':

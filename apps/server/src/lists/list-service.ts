@@ -96,16 +96,6 @@ export class ListService {
 
   /** POST /list: the caller becomes the new list's owner. */
   async create(request: Keyed & { readonly name: string }): Promise<ListWritten> {
-    const { caller } = request
-    if (caller.access === 'read') {
-      throw new ForbiddenError('This credential is read-only: creating a list needs write access.')
-    }
-    // An admin's too: a list made with it would be outside what it may reach.
-    if (caller.lists !== undefined) {
-      throw new ForbiddenError(
-        `This credential is limited to lists ${caller.lists.join(', ')}: it cannot create lists.`,
-      )
-    }
     return this.#write(request, { kind: 'create-list', name: request.name }, ['POST', request.name])
   }
 
@@ -178,6 +168,12 @@ function written(outcome: AccessOutcome, listId: number): ListWritten {
       throw new MemberNotFoundError(outcome.listId, outcome.principal)
     case 'forbidden':
       throw forbiddenIn(outcome.listId, 'list', outcome)
+    case 'cannot-create':
+      throw new ForbiddenError(
+        outcome.readOnly
+          ? 'This credential is read-only: creating a list needs write access.'
+          : `This credential is limited to lists ${outcome.lists.join(', ')}: it cannot create lists.`,
+      )
     case 'precondition-failed':
       throw new PreconditionFailedError(listId, outcome.version, 'List')
     case 'key-conflict':

@@ -91,6 +91,12 @@ export type AccessOutcome =
       readonly readOnly: boolean
     }
   | { readonly result: 'precondition-failed'; readonly version: number }
+  /** The credential may not create lists: read-only, or limited to some lists. */
+  | {
+      readonly result: 'cannot-create'
+      readonly readOnly: boolean
+      readonly lists: readonly number[]
+    }
   | { readonly result: 'key-conflict' }
   | { readonly result: 'last-owner'; readonly listId: number; readonly principal: string }
 

@@ -105,6 +105,16 @@ class AccessTransaction {
   }
 
   async #createList(write: Extract<AccessWrite, { kind: 'create-list' }>): Promise<AccessOutcome> {
+    // After the key: a replay comes first. An admin's too: a list made with a credential
+    // limited to some lists would be outside what it may reach.
+    const { caller } = write
+    if (caller.access === 'read' || caller.lists !== undefined) {
+      return {
+        result: 'cannot-create',
+        readOnly: caller.access === 'read',
+        lists: caller.lists ?? [],
+      }
+    }
     const seq = this.seqs.next()
     const by = write.caller.principal
     const row = await this.trx

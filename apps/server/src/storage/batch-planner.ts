@@ -188,14 +188,19 @@ export class BatchPlanner {
     const row = this.#rows.get(item.id)
     if (row === undefined || row.status === 'deleted') return NOT_FOUND
     const rights = this.#rightsOf(item.caller)
-    const refused = this.#refusedIn(rights, row.listId, 'task')
-    if (refused) return refused
     const target =
       item.kind === 'update' ? item.patch.listId : item.kind === 'move' ? item.listId : undefined
-    if (target !== undefined && target !== row.listId) {
-      const elsewhere = this.#refusedIn(rights, target, 'list')
-      if (elsewhere) return elsewhere
-    }
+    const here = this.#refusedIn(rights, row.listId, 'task')
+    const there =
+      target !== undefined && target !== row.listId
+        ? this.#refusedIn(rights, target, 'list')
+        : undefined
+    // The API's precedence: whatever is not found (the task, the list it goes to) before
+    // whatever is forbidden.
+    const refused = [here, there].find(
+      (r) => r?.result === 'not-found' || r?.result === 'list-not-found',
+    )
+    if (refused ?? here ?? there) return (refused ?? here ?? there) as Refusal
     const reference =
       item.kind === 'move' ? this.#badReference(item, target ?? row.listId) : undefined
     if (reference) return reference

@@ -97,7 +97,9 @@ export const historyAndWebhooks = (dialect: Dialect): Migration => ({
   async up(db: Kysely<any>) {
     const integer = dialect === 'sqlite' ? 'integer' : 'bigint'
     const id = (c: any) =>
-      dialect === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey().generatedByDefaultAsIdentity()
+      dialect === 'sqlite'
+        ? c.primaryKey().autoIncrement()
+        : c.primaryKey().generatedByDefaultAsIdentity()
     await db.schema
       .createTable('task_history')
       .addColumn('seq', integer, (c) => c.primaryKey())
@@ -112,7 +114,11 @@ export const historyAndWebhooks = (dialect: Dialect): Migration => ({
       .addColumn('task', 'text')
       .execute()
     // A task's history, newest first; and the pruning of the oldest.
-    await db.schema.createIndex('task_history_task').on('task_history').columns(['task_id', 'seq']).execute()
+    await db.schema
+      .createIndex('task_history_task')
+      .on('task_history')
+      .columns(['task_id', 'seq'])
+      .execute()
     await db.schema.createIndex('task_history_at').on('task_history').columns(['at']).execute()
 
     await db.schema
