@@ -183,12 +183,26 @@ class AccessTransaction {
     const by = write.caller.principal
     const tasks = await this.trx
       .selectFrom('tasks')
-      .select(['id', 'seq', 'tag', 'status'])
+      .select(['id', 'seq', 'tag', 'status', 'version'])
       .where('list_id', '=', write.id)
       .where('status', '<>', 'deleted')
       .orderBy('id')
       .execute()
     for (const task of tasks) {
+      const seq = this.seqs.next()
+      await this.trx
+        .insertInto('task_history')
+        .values({
+          seq,
+          task_id: Number(task.id),
+          list_id: write.id,
+          at: this.now,
+          actor: by,
+          type: 'deleted',
+          changes: '{}',
+          task: JSON.stringify({ version: Number(task.version) }),
+        })
+        .execute()
       await this.trx
         .updateTable('tasks')
         .set({
@@ -197,7 +211,7 @@ class AccessTransaction {
           tag: null,
           updated_at: this.now,
           updated_by: by,
-          seq: this.seqs.next(),
+          seq,
           prev_seq: Number(task.seq),
           prev_tag: task.tag,
           prev_status: task.status,

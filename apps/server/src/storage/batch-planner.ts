@@ -1,49 +1,32 @@
 import type { Task } from '@tasklane/contract'
-import {
-  type Caller,
-  type Decision,
-  decide,
-  defaultList,
-  isAdmin,
-  type Rights,
-  type Role,
-} from '../domain/rights.js'
+import { type Caller, defaultList, type Rights, type Role } from '../domain/rights.js'
 import { ListOrder } from './list-order.js'
 import {
   answered,
+  changesOf,
   hits,
   matches,
+  type PlannedWrite,
   patched,
   planningFields,
   type RowState,
+  replayOf,
+  rewriteOf,
   rowState,
 } from './row-state.js'
 import type { TaskWrite, WriteOutcome } from './storage.js'
-import { storedTask } from './task-row.js'
 import type {
   Applied,
   BatchContext,
+  PlannedHistory,
   PlannedInsert,
   PlannedKey,
   PlannedRewrite,
-  PlannedSeq,
-  StoredKey,
   WritePlan,
 } from './write-port.js'
+import { badReference, candidateLists, type Refusal, refusedIn } from './write-rights.js'
 
-/** A write's planned result, whose seq (and, for a create, id) is known once the plan is applied. */
-interface PlannedWrite {
-  readonly seq: PlannedSeq
-  readonly task: Omit<Task, 'id'> | undefined
-  readonly id: number | { readonly insert: number }
-  readonly replayed: boolean
-  readonly changed: boolean
-}
-
-type Refusal = Exclude<WriteOutcome, { result: 'written' }>
 type Change = Extract<TaskWrite, { kind: 'update' | 'delete' | 'move' }>
-
-const NOT_FOUND: Refusal = { result: 'not-found' }
 
 /**
  * Plans one batch, write by write, from what it read: the named steps of the algorithm.
@@ -63,6 +46,7 @@ export class BatchPlanner {
   readonly #placedIn = new Set<number>()
   readonly #inserts: PlannedInsert[] = []
   readonly #keys: PlannedKey[] = []
+  readonly #history: PlannedHistory[] = []
   readonly #results: (PlannedWrite | Refusal)[] = []
   #changes = 0
 
@@ -111,6 +95,7 @@ export class BatchPlanner {
       inserts: this.#inserts,
       rewrites,
       keys: this.#keys,
+      history: this.#history,
       orders,
       changes: this.#changes,
     }
@@ -137,10 +122,10 @@ export class BatchPlanner {
     const rights = this.#rightsOf(item.caller)
     let listId = item.listId
     if (listId === undefined) {
-      listId = defaultList(rights, this.#candidateLists(rights))
+      listId = defaultList(rights, candidateLists(rights, this.#lists, this.#context.firstList))
       if (listId === undefined) return { result: 'no-list' }
     } else {
-      const refused = this.#refusedIn(rights, listId, 'list')
+      const refused = refusedIn(rights, listId, 'list', this.#lists)
       if (refused) return refused
     }
     const status = item.status ?? 'open'
@@ -175,6 +160,7 @@ export class BatchPlanner {
     // Not an id yet: a place the later writes of the batch see.
     this.#place(-this.#inserts.length, listId, state.position)
     const task = answered(state)
+    this.#keep(off, { insert: this.#inserts.length - 1 }, listId, by, 'created', undefined, task)
     return {
       seq: { off },
       id: { insert: this.#inserts.length - 1 },
@@ -186,14 +172,14 @@ export class BatchPlanner {
 
   #change(item: Change): PlannedWrite | Refusal {
     const row = this.#rows.get(item.id)
-    if (row === undefined || row.status === 'deleted') return NOT_FOUND
+    if (row === undefined || row.status === 'deleted') return { result: 'not-found' }
     const rights = this.#rightsOf(item.caller)
     const target =
       item.kind === 'update' ? item.patch.listId : item.kind === 'move' ? item.listId : undefined
-    const here = this.#refusedIn(rights, row.listId, 'task')
+    const here = refusedIn(rights, row.listId, 'task', this.#lists)
     const there =
       target !== undefined && target !== row.listId
-        ? this.#refusedIn(rights, target, 'list')
+        ? refusedIn(rights, target, 'list', this.#lists)
         : undefined
     // The API's precedence: whatever is not found (the task, the list it goes to) before
     // whatever is forbidden.
@@ -202,12 +188,13 @@ export class BatchPlanner {
     )
     if (refused ?? here ?? there) return (refused ?? here ?? there) as Refusal
     const reference =
-      item.kind === 'move' ? this.#badReference(item, target ?? row.listId) : undefined
+      item.kind === 'move' ? badReference(item, target ?? row.listId, this.#rows) : undefined
     if (reference) return reference
     if (!matches(item.ifMatch, row.version) || hits(item.ifNoneMatch, row.version)) {
       return { result: 'precondition-failed', version: row.version }
     }
     const before = { seq: row.seq, tag: row.tag, status: row.status, listId: row.listId }
+    const was = answered(row)
     const changed = this.#apply(item, row)
     if (changed) {
       row.prev = before
@@ -224,7 +211,27 @@ export class BatchPlanner {
       }
     }
     const task = item.kind === 'delete' ? undefined : answered(row)
+    if (changed && 'off' in row.seq) {
+      const type = item.kind === 'delete' ? 'deleted' : item.kind === 'move' ? 'moved' : 'updated'
+      this.#keep(row.seq.off, { id: row.id }, row.listId, item.caller.principal, type, was, task)
+    }
     return { seq: row.seq, id: row.id, task, replayed: false, changed }
+  }
+
+  /** Keeps the `off`-th change of the plan in the history. */
+  #keep(
+    off: number,
+    task: PlannedHistory['task'],
+    listId: number,
+    actor: string,
+    type: PlannedHistory['type'],
+    before: Omit<Task, 'id'> | undefined,
+    after: Omit<Task, 'id'> | undefined,
+  ): void {
+    const changes = changesOf(before, after)
+    // What a webhook's delivery carries: the task after it, or for a delete its last version.
+    const snapshot = JSON.stringify(after ?? { version: before?.version })
+    this.#history.push({ off, task, listId, actor, type, changes, snapshot })
   }
 
   /** Changes `row` as `item` asks; false when that changes nothing. */
@@ -262,44 +269,6 @@ export class BatchPlanner {
     if (row !== undefined) row.position = position
   }
 
-  /** A move's reference that is not a live task of the target list (nor the moved one itself). */
-  #badReference(item: Extract<TaskWrite, { kind: 'move' }>, listId: number): Refusal | undefined {
-    const { to } = item
-    if (typeof to === 'string') return undefined
-    const field = 'before' in to ? 'before' : 'after'
-    const id = 'before' in to ? to.before : to.after
-    const ref = this.#rows.get(id)
-    const stays = ref !== undefined && ref.status !== 'deleted' && ref.listId === listId
-    return stays && id !== item.id ? undefined : { result: 'bad-reference', field, id }
-  }
-
-  /**
-   * Why the caller may not edit in `listId`, or undefined when it may: a list that is gone
-   * or hidden from it is not found (the task, or the list it names, as `missing` says).
-   */
-  #refusedIn(rights: Rights, listId: number, missing: 'task' | 'list'): Refusal | undefined {
-    const decision: Decision =
-      this.#lists.has(listId) || missing === 'task'
-        ? decide(rights, listId, 'edit')
-        : { verdict: 'hidden' }
-    switch (decision.verdict) {
-      case 'allowed':
-        return undefined
-      case 'hidden':
-        return missing === 'task' ? NOT_FOUND : { result: 'list-not-found', listId }
-      case 'forbidden':
-        return { result: 'forbidden', listId, role: decision.role, readOnly: decision.readOnly }
-    }
-  }
-
-  /** The lists a create without a list may go to, ascending: where the caller's roles are. */
-  #candidateLists(rights: Rights): number[] {
-    const { caller } = rights
-    if (!isAdmin(caller)) return [...rights.roles.keys()].sort((a, b) => a - b)
-    if (caller.lists !== undefined) return [...this.#lists].sort((a, b) => a - b)
-    return this.#context.firstList === undefined ? [] : [Number(this.#context.firstList)]
-  }
-
   #rightsOf(caller: Caller): Rights {
     return { caller, roles: this.#roles.get(caller.principal) ?? new Map() }
   }
@@ -317,41 +286,9 @@ export class BatchPlanner {
 
   /** The rows the batch changed, each in its final state with what its latest change replaced. */
   #rewrites(): PlannedRewrite[] {
-    const rewrites: PlannedRewrite[] = []
-    for (const row of this.#rows.values()) {
-      if (row.prev === undefined || !('off' in row.seq)) continue
-      const { id, expectedSeq, name, tag, status, listId, version, updatedBy, seq, prev } = row
-      rewrites.push({
-        id,
-        expectedSeq,
-        name,
-        tag,
-        status,
-        list_id: listId,
-        version,
-        updated_by: updatedBy,
-        ...planningFields(row),
-        off: seq.off,
-        prevSeq: prev.seq,
-        prevTag: prev.tag,
-        prevStatus: prev.status,
-        prevListId: prev.listId,
-      })
-    }
-    return rewrites
-  }
-}
-
-/** A stored key as the batch knows it: the response its request got. */
-function replayOf(stored: StoredKey): { fingerprint: string; planned: PlannedWrite } {
-  return {
-    fingerprint: stored.fingerprint,
-    planned: {
-      seq: { abs: Number(stored.seq) },
-      id: Number(stored.targetId),
-      task: stored.response === null ? undefined : storedTask(stored.response),
-      replayed: true,
-      changed: true,
-    },
+    return [...this.#rows.values()].flatMap((row) => {
+      const rewrite = rewriteOf(row)
+      return rewrite === undefined ? [] : [rewrite]
+    })
   }
 }

@@ -3,8 +3,23 @@ import { dueParts } from '../domain/due.js'
 import { searchText } from '../domain/search-text.js'
 import type { IfMatch } from './storage.js'
 import type { RowStatus } from './tables.js'
-import { toTask } from './task-row.js'
-import type { CurrentRow, PlannedSeq, PlanningFields } from './write-port.js'
+import { storedTask, toTask } from './task-row.js'
+import type {
+  CurrentRow,
+  PlannedRewrite,
+  PlannedSeq,
+  PlanningFields,
+  StoredKey,
+} from './write-port.js'
+
+/** A write's planned result, whose seq (and, for a create, id) is known once the plan is applied. */
+export interface PlannedWrite {
+  readonly seq: PlannedSeq
+  readonly task: Omit<Task, 'id'> | undefined
+  readonly id: number | { readonly insert: number }
+  readonly replayed: boolean
+  readonly changed: boolean
+}
 
 /** A row as the batch sees it, with the changes of the batch so far. */
 export interface RowState {
@@ -115,4 +130,73 @@ export function patched(row: RowState, patch: TaskPatch, now: number): boolean {
   if (next.status !== row.status) row.completedAt = next.status === 'done' ? now : null
   Object.assign(row, next)
   return true
+}
+
+/** The fields of a task its history records the changes of. */
+const RECORDED = [
+  'listId',
+  'name',
+  'tag',
+  'notes',
+  'status',
+  'priority',
+  'due',
+  'completedAt',
+  'position',
+] as const
+
+/**
+ * What a change did to a task's fields, `{ field: { from, to } }` as JSON: a field absent
+ * before or after is null there. A delete records none (the task's last state is its
+ * history's previous entry).
+ */
+export function changesOf(
+  before: Omit<Task, 'id'> | undefined,
+  after: Omit<Task, 'id'> | undefined,
+): string {
+  const changes: Record<string, { from: unknown; to: unknown }> = {}
+  if (after !== undefined) {
+    for (const field of RECORDED) {
+      const from = before?.[field] ?? null
+      const to = after[field] ?? null
+      if (from !== to) changes[field] = { from, to }
+    }
+  }
+  return JSON.stringify(changes)
+}
+
+/** A stored key as the batch knows it: the response its request got. */
+export function replayOf(stored: StoredKey): { fingerprint: string; planned: PlannedWrite } {
+  return {
+    fingerprint: stored.fingerprint,
+    planned: {
+      seq: { abs: Number(stored.seq) },
+      id: Number(stored.targetId),
+      task: stored.response === null ? undefined : storedTask(stored.response),
+      replayed: true,
+      changed: true,
+    },
+  }
+}
+
+/** A row the batch changed, in its final state with what its latest change replaced. */
+export function rewriteOf(row: RowState): PlannedRewrite | undefined {
+  if (row.prev === undefined || !('off' in row.seq)) return undefined
+  const { id, expectedSeq, name, tag, status, listId, version, updatedBy, seq, prev } = row
+  return {
+    id,
+    expectedSeq,
+    name,
+    tag,
+    status,
+    list_id: listId,
+    version,
+    updated_by: updatedBy,
+    ...planningFields(row),
+    off: seq.off,
+    prevSeq: prev.seq,
+    prevTag: prev.tag,
+    prevStatus: prev.status,
+    prevListId: prev.listId,
+  }
 }

@@ -137,6 +137,68 @@ export interface WriteProbeTable {
   probes: number
 }
 
+/** What a history entry records: a task created, changed, moved to another place, or deleted. */
+export type HistoryType = 'created' | 'updated' | 'moved' | 'deleted'
+
+/**
+ * Row of `task_history`: one change of a task, at its seq, written with the change. `changes`
+ * is `{ field: { from, to } }` as JSON; `task` what a webhook delivers of it, as JSON: the task
+ * after it without its id, or `{ version }` for a delete.
+ */
+export interface TaskHistoryTable {
+  seq: number
+  task_id: number
+  list_id: number
+  at: number
+  actor: string
+  type: HistoryType
+  changes: string
+  task: string
+}
+
+/** A webhook's state: delivering, failing for 24 h or more (still retried), or disabled. */
+export type WebhookStatus = 'active' | 'failing' | 'disabled'
+
+/**
+ * Row of `webhooks`. `owner` is the principal that created it, `caller` the credential's
+ * rights it delivers with (JSON); `cursor` the seq of the last change it delivered or
+ * skipped; `lease_*` which instance delivers it, until when.
+ */
+export interface WebhooksTable {
+  id: Generated<number>
+  owner: string
+  caller: string
+  url: string
+  secret: string
+  /** JSON array of list ids, or null: every list its owner can read. */
+  lists: string | null
+  /** JSON array of the event types it is sent. */
+  types: string
+  cursor: number
+  enabled: number
+  status: WebhookStatus
+  version: number
+  created_at: number
+  updated_at: number
+  failing_since: number | null
+  attempts: Generated<number>
+  next_attempt_at: Generated<number>
+  lease_owner: string | null
+  lease_until: Generated<number>
+  deleted: Generated<number>
+}
+
+/** Row of `webhook_deliveries`: one attempt, its answer's status (null: none) and error. */
+export interface WebhookDeliveriesTable {
+  id: Generated<number>
+  webhook_id: number
+  seq: number
+  at: number
+  status: number | null
+  duration_ms: number
+  error: string | null
+}
+
 /** The database as Kysely sees it. */
 export interface Schema {
   tasks: TasksTable
@@ -147,4 +209,7 @@ export interface Schema {
   change_sequence: ChangeSequenceTable
   idempotency_keys: IdempotencyKeysTable
   write_probe: WriteProbeTable
+  task_history: TaskHistoryTable
+  webhooks: WebhooksTable
+  webhook_deliveries: WebhookDeliveriesTable
 }

@@ -132,6 +132,19 @@ export interface PlannedRewrite extends TaskFields {
   readonly prevListId: number
 }
 
+/** One change the plan keeps in the history: the `off`-th, of a task (existing or inserted). */
+export interface PlannedHistory {
+  readonly off: number
+  readonly task: { readonly id: number } | { readonly insert: number }
+  readonly listId: number
+  readonly actor: string
+  readonly type: 'created' | 'updated' | 'moved' | 'deleted'
+  /** The fields it changed, `{ field: { from, to } }`, as JSON. */
+  readonly changes: string
+  /** The task after it, without its id, as JSON; for a delete, `{ "version" }`. */
+  readonly snapshot: string
+}
+
 /** A key the plan stores, with the response it got. */
 export interface PlannedKey {
   readonly key: string
@@ -151,6 +164,8 @@ export interface WritePlan {
   readonly inserts: readonly PlannedInsert[]
   readonly rewrites: readonly PlannedRewrite[]
   readonly keys: readonly PlannedKey[]
+  /** Every change of the plan, kept in the history in the same transaction. */
+  readonly history: readonly PlannedHistory[]
   /** The lists the plan places tasks in, with the `order_seq` it read (set to its last seq). */
   readonly orders: readonly { readonly listId: number; readonly orderSeq: number }[]
   readonly changes: number

@@ -81,7 +81,7 @@ type RawContext = Omit<BatchContext, 'firstList' | 'windows'> & {
 const absolute = (seq: PlannedSeq) => ('abs' in seq ? seq.abs : null)
 const offset = (seq: PlannedSeq) => ('off' in seq ? seq.off : null)
 
-/** The plan as the write function (migration 0008) reads it: snake_case, seqs split in two. */
+/** The plan as the write function (migration 0009) reads it: snake_case, seqs split in two. */
 function planJson(plan: WritePlan): string {
   return JSON.stringify({
     now: plan.now,
@@ -123,6 +123,16 @@ function planJson(plan: WritePlan): string {
       seq: absolute(key.seq),
       off: offset(key.seq),
       response: key.response,
+    })),
+    history: plan.history.map((change) => ({
+      off: change.off,
+      task_id: 'id' in change.task ? change.task.id : null,
+      ins: 'insert' in change.task ? change.task.insert : null,
+      list_id: change.listId,
+      actor: change.actor,
+      type: change.type,
+      changes: change.changes,
+      task: change.snapshot,
     })),
   })
 }

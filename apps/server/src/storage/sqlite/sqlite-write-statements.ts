@@ -119,6 +119,10 @@ export function sqliteStatements(db: SQLiteDatabase): WriteStatements {
   )
   const searchable = db.prepare('INSERT OR REPLACE INTO tasks_search (rowid, search) VALUES (?, ?)')
   const unsearchable = db.prepare('DELETE FROM tasks_search WHERE rowid = ?')
+  const keep = db.prepare(
+    `INSERT INTO task_history (seq, task_id, list_id, at, actor, type, changes, task)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  )
   const ordered = db.prepare('UPDATE lists SET order_seq = ? WHERE id = ?')
   const advance = db.prepare('UPDATE change_sequence SET seq = ? WHERE id = 1')
   const saveKey = db.prepare(
@@ -171,6 +175,11 @@ export function sqliteStatements(db: SQLiteDatabase): WriteStatements {
         searchable.run(id, task.search)
         return id
       })
+      for (const change of plan.history) {
+        const { off, task, listId, actor, type, changes, snapshot } = change
+        const taskId = 'id' in task ? task.id : (ids[task.insert] as number)
+        keep.run(base + off, taskId, listId, plan.now, actor, type, changes, snapshot)
+      }
       for (const key of plan.keys) {
         const targetId = 'id' in key.task ? key.task.id : (ids[key.task.insert] as number)
         saveKey.run(
