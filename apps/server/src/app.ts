@@ -15,6 +15,7 @@ import { REDACTED_PATHS } from './plugins/request-log.js'
 import { API_HEADERS } from './plugins/security-headers.js'
 import webPage from './plugins/web-page.js'
 import { feedRoutes } from './routes/feed-routes.js'
+import { historyRoutes } from './routes/history-routes.js'
 import { listRoutes } from './routes/list-routes.js'
 import { taskRoutes } from './routes/task-routes.js'
 import { tokenRoutes } from './routes/token-routes.js'
@@ -187,6 +188,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(taskRoutes, { writer: services.writer, reads: services.reads, features })
   await app.register(feedRoutes, { feed: services.feed, features })
+  await app.register(historyRoutes, { history: services.history, features })
   await app.register(listRoutes, { lists: services.lists, features })
   await app.register(tokenRoutes, { tokens: services.tokens, rights: services.rights, features })
   await app.register(webPage, { root: webRoot })

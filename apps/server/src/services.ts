@@ -4,11 +4,13 @@ import { RightsCache } from './access/rights-cache.js'
 import { TokenService } from './access/token-service.js'
 import { KeysInFlight } from './domain/keys-in-flight.js'
 import type { Log } from './domain/log.js'
+import type { Periodic } from './domain/periodic.js'
+import { historyPrune, TaskHistoryReads } from './history/task-history.js'
 import { ListService } from './lists/list-service.js'
 import type { AppSettings } from './settings/parse.js'
 import type { Storage } from './storage/open-storage.js'
 import { Feed } from './tasks/feed.js'
-import { IdempotencyPurge } from './tasks/idempotency-purge.js'
+import { idempotencyPurge } from './tasks/idempotency-purge.js'
 import { Listing } from './tasks/listing.js'
 import { TaskReads } from './tasks/task-reads.js'
 import { MAX_BATCH, TaskWriter, type WriterObserver } from './tasks/task-writer.js'
@@ -59,7 +61,7 @@ export function authenticatorFor(settings: AppSettings, storage: Storage): Authe
 /**
  * The server's services, built once where the app is assembled: the group-commit writer,
  * the reads of tasks as each caller may make them, the change feed, lists and members,
- * access tokens, and the background purge of expired Idempotency-Keys. None knows HTTP;
+ * access tokens, tasks' history, and the background purges (Idempotency-Keys, history). None knows HTTP;
  * the route files map requests to them.
  */
 export class Services {
@@ -69,7 +71,9 @@ export class Services {
   readonly lists: ListService
   readonly tokens: TokenService
   readonly rights: RightsCache
-  readonly #purge: IdempotencyPurge
+  readonly history: TaskHistoryReads
+  /** The background purges: expired Idempotency-Keys, history past its retention. */
+  readonly #purges: Periodic[]
 
   constructor(
     authenticator: Authenticator,
@@ -99,12 +103,16 @@ export class Services {
     })
     this.lists = new ListService(storage, this.rights, keysInFlight)
     this.tokens = new TokenService(storage, authenticator)
-    this.#purge = new IdempotencyPurge(storage, log, settings.idempotencyMaxKeys)
+    this.history = new TaskHistoryReads(storage, this.rights)
+    this.#purges = [
+      idempotencyPurge(storage, log, settings.idempotencyMaxKeys),
+      historyPrune(storage, log, settings.historyRetentionDays),
+    ]
   }
 
   /** Starts the background work, once the app is ready to serve. */
   async start(): Promise<void> {
-    await this.#purge.start()
+    await Promise.all(this.#purges.map((purge) => purge.start()))
   }
 
   /** Ends the open streams that would never end by themselves (the feed's), before the drain. */
@@ -114,7 +122,7 @@ export class Services {
 
   /** Stops the background work and waits for the writes in progress. */
   async close(): Promise<void> {
-    this.#purge.stop()
+    for (const purge of this.#purges) purge.stop()
     await this.writer.close()
   }
 }

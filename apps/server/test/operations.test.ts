@@ -90,8 +90,10 @@ describe('GET /openapi.json', () => {
       'getMe',
       'getMembers',
       'getTask',
+      'getTaskHistory',
       'getTasks',
       'getTokens',
+      'moveTask',
       'putMember',
       'updateList',
       'updateTask',
@@ -112,25 +114,32 @@ describe('GET /openapi.json', () => {
     expect(operation?.parameters?.map((p) => `${p.in} ${p.name}`).sort()).toEqual([
       'header last-event-id',
       'query after',
+      'query dueFrom',
+      'query dueTo',
       'query list',
+      'query priority',
       'query status',
       'query tag',
+      'query tz',
     ])
   })
 
   it('documents order, before and status on GET /tasks', () => {
     const names = document.paths['/tasks']?.get?.parameters?.map((p) => p.name)
-    expect(names).toEqual(['limit', 'after', 'before', 'order', 'tag', 'status', 'list'])
+    expect(names).toEqual([
+      ...['limit', 'after', 'before', 'order', 'tag', 'status', 'list', 'sort', 'priority'],
+      ...['dueFrom', 'dueTo', 'tz', 'overdue', 'q', 'cursor'],
+    ])
   })
 
-  it('documents If-None-Match on GET /tasks/{id}, and If-Match and Idempotency-Key on PATCH and DELETE', () => {
+  it('documents If-Match and If-None-Match on GET /tasks/{id}, and If-Match and Idempotency-Key on PATCH and DELETE', () => {
     const headers = (method: string) =>
       document.paths['/tasks/{id}']?.[method]?.parameters
         ?.filter((p) => p.in === 'header')
         .map((p) => p.name)
-    expect(headers('get')).toEqual(['if-none-match'])
-    expect(headers('patch')).toEqual(['if-match', 'idempotency-key'])
-    expect(headers('delete')).toEqual(['if-match', 'idempotency-key'])
+    expect(headers('get')).toEqual(['if-match', 'if-none-match'])
+    expect(headers('patch')).toEqual(['if-match', 'if-none-match', 'idempotency-key'])
+    expect(headers('delete')).toEqual(['if-match', 'if-none-match', 'idempotency-key'])
   })
 
   it('says of PATCH that {} is a 400 and a patch equal to the task a 200 with the task unchanged', () => {
@@ -199,11 +208,13 @@ describe('GET /openapi.json', () => {
       'CreatedToken',
       'DeletedTask',
       'Error',
+      'HistoryEntry',
       'List',
       'ListPatch',
       'Me',
       'Member',
       'MemberRole',
+      'MoveTask',
       'NewList',
       'NewTask',
       'NewToken',
@@ -236,6 +247,8 @@ describe('GET /openapi.json', () => {
       '/tasks',
       '/tasks/events',
       '/tasks/{id}',
+      '/tasks/{id}/history',
+      '/tasks/{id}/move',
       '/tokens',
       '/tokens/{id}',
     ])

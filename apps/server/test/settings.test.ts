@@ -81,6 +81,8 @@ describe('loadSettings', () => {
       drainTimeoutMs: 30_000,
       allowedHosts: [],
       trustProxy: [],
+      idempotencyMaxKeys: 1_000_000,
+      historyRetentionDays: 30,
       storage: { kind: 'sqlite', filename: resolve(process.cwd(), DEFAULT_DATABASE_FILE) },
     })
   })

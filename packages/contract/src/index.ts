@@ -2,6 +2,13 @@ export { accessRoutes } from './access-routes.js'
 export { ErrorBody } from './error.js'
 export { ChangeType, TaskEventStream } from './events.js'
 export {
+  FieldChange,
+  HistoryEntry,
+  HistoryType,
+  historyRoutes,
+  TaskHistoryQuery,
+} from './history.js'
+export {
   List,
   ListListsQuery,
   ListName,

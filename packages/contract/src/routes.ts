@@ -2,6 +2,7 @@ import { type TSchema, Type } from '@sinclair/typebox'
 import { accessRoutes } from './access-routes.js'
 import { ErrorBody } from './error.js'
 import { TaskEventStream } from './events.js'
+import { HistoryEntry, historyRoutes } from './history.js'
 import { List, ListPatch, Member, MemberRole, NewList } from './list.js'
 import { listRoutes } from './list-routes.js'
 import {
@@ -221,7 +222,7 @@ const taskRoutes = {
 } as const satisfies Record<string, RouteDefinition>
 
 /** The routes of the tasklane API, keyed by operationId. */
-export const routes = { ...taskRoutes, ...listRoutes, ...accessRoutes } as const
+export const routes = { ...taskRoutes, ...historyRoutes, ...listRoutes, ...accessRoutes } as const
 
 /** The named schemas that routes refer to with `$ref`. */
 export const schemas = [
@@ -230,6 +231,7 @@ export const schemas = [
   TaskPatch,
   MoveTask,
   DeletedTask,
+  HistoryEntry,
   List,
   NewList,
   ListPatch,

@@ -157,6 +157,16 @@ export const SettingsSchema = Type.Object({
     }),
     { env: 'IDEMPOTENCY_MAX_KEYS' },
   ),
+  historyRetentionDays: setting(
+    Type.Integer({
+      minimum: 1,
+      maximum: 36_500,
+      default: 30,
+      description:
+        "Days a task's history is kept (GET /tasks/{id}/history); older entries are pruned every 10 minutes, except those an enabled webhook has yet to deliver.",
+    }),
+    { env: 'HISTORY_RETENTION_DAYS' },
+  ),
   rateLimit: setting(
     Type.Integer({
       minimum: 0,

@@ -2,6 +2,7 @@ import type { Task, TaskPatch } from '@tasklane/contract'
 import { ADMIN_PRINCIPAL, type Caller, LOCAL_PRINCIPAL, type Role } from '../domain/rights.js'
 import type { AccessStorage } from './access-port.js'
 import type { StorageEvent } from './events.js'
+import type { TaskHistory } from './history-rows.js'
 
 /** Where tasks are stored: an SQLite file (or `:memory:`), or a PostgreSQL database. */
 export type StorageConfig =
@@ -259,6 +260,16 @@ export interface Storage {
    * `keep`; resolves with how many went.
    */
   purgeIdempotencyKeys(before: number, keep: number): Promise<number>
+  /**
+   * Up to `limit` entries of task `id`'s history with seqs below `before`, newest first, with
+   * the list the task is (or was last) in: one snapshot.
+   */
+  taskHistory(id: number, before: number, limit: number): Promise<AtSeq<TaskHistory>>
+  /**
+   * Deletes the history entries older than `before` that no enabled webhook still has to
+   * deliver; resolves with how many went.
+   */
+  pruneHistory(before: number): Promise<number>
   /** How many live tasks there are (at start-up, to say what was opened). */
   countTasks(): Promise<number>
   /** True when the database answers a read. */

@@ -5,6 +5,7 @@ import type { Backend } from './backend.js'
 import { CommittedSeq } from './committed-seq.js'
 import { withDeadline } from './deadline.js'
 import { StorageEvents } from './events.js'
+import { pruneHistory, readHistory } from './history-rows.js'
 import { purgeIdempotencyKeys } from './key-purge.js'
 import { ping } from './reads.js'
 import type { ListFilter, Sequence, Snapshot, Storage, WriteOutcome } from './storage.js'
@@ -152,6 +153,14 @@ export class TaskStorage implements Storage {
 
   purgeIdempotencyKeys(before: number, keep: number) {
     return this.#guarded(purgeIdempotencyKeys(this.#backend.db, before, keep))
+  }
+
+  taskHistory(id: number, before: number, limit: number) {
+    return this.#guarded(readHistory(this.#backend.reads, id, before, limit))
+  }
+
+  pruneHistory(before: number) {
+    return this.#guarded(pruneHistory(this.#backend.db, before))
   }
 
   countTasks() {

@@ -22,6 +22,8 @@ export function plainStorage(storage: Storage): Storage {
     onCommitted: true,
     write: true,
     purgeIdempotencyKeys: true,
+    taskHistory: true,
+    pruneHistory: true,
     countTasks: true,
     ping: true,
     writable: true,
