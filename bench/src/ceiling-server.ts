@@ -32,7 +32,7 @@ app.post(
   '/task',
   { schema: { body: routes.createTask.body, response: { 201: routes.createTask.response[201] } } },
   async (request, reply) => {
-    const task = { id: nextId++, ...CREATED, ...(request.body as object) }
+    const task = { ...seedTask(nextId++), ...CREATED, ...(request.body as object) }
     return reply.code(201).header('Location', `/tasks/${task.id}`).send(task)
   },
 )

@@ -4,15 +4,20 @@ import pg from 'pg'
 /** When every seeded task was created: one fixed time, so payloads have one size. */
 export const SEEDED_AT = Date.UTC(2026, 10, 25, 9, 30)
 
-/** A seeded task as the API answers it. */
+/** A seeded task as the API answers it (the contract's key order). */
 export interface SeededTask {
   id: number
+  listId: number
   name: string
   tag?: string
   status: 'open' | 'done'
+  priority: number
+  position: string
   version: number
   createdAt: string
+  createdBy: string
   updatedAt: string
+  updatedBy: string
 }
 
 /**
@@ -20,35 +25,71 @@ export interface SeededTask {
  * same objects, so both sides send payloads of the same shape and size.
  */
 export function seedTask(n: number): SeededTask {
-  return n % 4 === 0
-    ? { id: n, name: `Task ${n}`, ...CREATED }
-    : { id: n, name: `Task ${n}`, tag: `tag-${n % 10}`, ...CREATED }
+  const position = `g${String(n).padStart(7, '0')}`
+  const tag = n % 4 === 0 ? {} : { tag: `tag-${n % 10}` }
+  return { id: n, listId: 1, name: `Task ${n}`, ...tag, ...CREATED, position, ...STAMPS }
 }
 
-/** What every seeded Task carries besides id, name and tag: open, version 1, created then. */
-export const CREATED = {
-  status: 'open' as const,
+/** What every seeded Task carries besides id, name, tag and position: open, version 1. */
+export const CREATED = { status: 'open' as const, priority: 0 }
+
+/** When and by whom every seeded task was created: one time, so payloads have one size. */
+const STAMPS = {
   version: 1,
   createdAt: new Date(SEEDED_AT).toISOString(),
+  createdBy: 'local',
   updatedAt: new Date(SEEDED_AT).toISOString(),
+  updatedBy: 'local',
 }
 
 /** SQL expression of a seeded task's columns from the integer `i`, shared by both dialects. */
 const NAME = `'Task ' || i`
 const TAG = `CASE WHEN i % 4 = 0 THEN NULL ELSE 'tag-' || (i % 10) END`
+/** Which of the later columns the server's `tasks` table has (a build compared with `--server` may be older). */
+interface Columns {
+  /** The task lifecycle: status, version, times and seqs. */
+  readonly lifecycle: boolean
+  /** Lists and people: the seq that created a task. */
+  readonly lists: boolean
+  /** Planning: a place in the manual order and search text. */
+  readonly planning: boolean
+}
+
+const columnsOf = (names: readonly string[]): Columns => ({
+  lifecycle: names.includes('seq'),
+  lists: names.includes('created_seq'),
+  planning: names.includes('position'),
+})
+
 /**
  * The columns of a created task, and their values: open, version 1, seq after the table's
- * newest. A build from before the task lifecycle (compared with `--server`) has only the
- * first two.
+ * newest, in list 1 by `local` (the columns' defaults), one after another in the manual
+ * order (fractional keys `g0000001`, `g0000002`…: integer keys of 7 digits), with its
+ * search text (` task <n> `). A build from before the task lifecycle has only the first two.
  */
-function insertOf(lifecycle: boolean): { columns: string; values: string } {
-  if (!lifecycle) return { columns: 'name, tag', values: `${NAME}, ${TAG}` }
+function insertOf(
+  columns: Columns,
+  dialect: 'sqlite' | 'postgres',
+): { columns: string; values: string } {
+  if (!columns.lifecycle) return { columns: 'name, tag', values: `${NAME}, ${TAG}` }
   const base = '(SELECT coalesce(max(seq), 0) FROM tasks)'
-  return {
-    columns: 'name, tag, status, version, created_at, updated_at, seq, prev_seq',
-    values: `${NAME}, ${TAG}, 'open', 1, ${SEEDED_AT}, ${SEEDED_AT}, ${base} + i, 0`,
+  const names = ['name, tag, status, version, created_at, updated_at, seq, prev_seq']
+  const values = [`${NAME}, ${TAG}, 'open', 1, ${SEEDED_AT}, ${SEEDED_AT}, ${base} + i, 0`]
+  if (columns.lists) {
+    names.push('created_seq')
+    values.push(`${base} + i`)
   }
+  if (columns.planning) {
+    names.push('position, search')
+    const position = dialect === 'sqlite' ? `printf('g%07d', i)` : `'g' || lpad(i::text, 7, '0')`
+    values.push(`${position}, ' task ' || i || ' '`)
+  }
+  return { columns: names.join(', '), values: values.join(', ') }
 }
+
+/** The change sequence past the seeded tasks' seqs. */
+const SEQUENCE_AFTER_SEED =
+  'UPDATE change_sequence SET seq = (SELECT max(seq) FROM tasks) WHERE id = 1'
 
 /**
  * Appends `count` tasks to the `tasks` table of an SQLite file that the server has
@@ -59,10 +100,20 @@ export function seedSqlite(filename: string, count: number): void {
   const db = new SQLite(filename)
   try {
     db.pragma('busy_timeout = 10000')
-    const columns = db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('tasks')
-    const insert = insertOf(columns.includes('seq'))
+    const names = db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('tasks')
+    const columns = columnsOf(names as string[])
+    const insert = insertOf(columns, 'sqlite')
+    const first = (db.prepare('SELECT coalesce(max(id), 0) FROM tasks').pluck().get() as number) + 1
     db.exec(`WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < ${Math.trunc(count)})
       INSERT INTO tasks (${insert.columns}) SELECT ${insert.values} FROM s`)
+    // Search reads SQLite's FTS5 table, which the server fills as it writes.
+    // Since lists and people, writes take their seqs from change_sequence.
+    if (columns.lists) db.exec(SEQUENCE_AFTER_SEED)
+    if (columns.planning) {
+      db.prepare(
+        'INSERT INTO tasks_search (rowid, search) SELECT id, search FROM tasks WHERE id >= ?',
+      ).run(first)
+    }
     db.exec('ANALYZE')
     db.pragma('wal_checkpoint(TRUNCATE)')
   } finally {
@@ -79,12 +130,13 @@ export async function seedPostgres(url: string, count: number): Promise<void> {
       `SELECT column_name AS name FROM information_schema.columns
        WHERE table_name = 'tasks' AND table_schema = current_schema()`,
     )
-    const insert = insertOf(rows.some((row) => row.name === 'seq'))
+    const insert = insertOf(columnsOf(rows.map((row) => row.name)), 'postgres')
     await client.query(
       `INSERT INTO tasks (${insert.columns}) SELECT ${insert.values}
        FROM generate_series(1, $1::int) AS s(i)`,
       [Math.trunc(count)],
     )
+    if (rows.some((row) => row.name === 'created_seq')) await client.query(SEQUENCE_AFTER_SEED)
     await client.query('VACUUM ANALYZE tasks')
   } finally {
     await client.end()

@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import SQLite from 'better-sqlite3'
+import { buildApp, openStorage } from '@tasklane/server'
 import { afterEach, describe, expect, it } from 'vitest'
-import { SEEDED_AT, seedSqlite, seedTask, withDatabase } from '../src/seed.js'
+import { seedSqlite, seedTask, withDatabase } from '../src/seed.js'
 
 const dirs: string[] = []
 afterEach(() => {
@@ -11,48 +11,35 @@ afterEach(() => {
 })
 
 describe('seedSqlite', () => {
-  it('writes the tasks that seedTask describes, so the ceiling sends the same payloads', () => {
+  it('writes the tasks that seedTask describes, so the ceiling sends the same payloads', {
+    timeout: 30_000,
+  }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tasklane-bench-test-'))
     dirs.push(dir)
-    const file = join(dir, 'tasks.db')
-    const db = new SQLite(file)
-    // The columns of the server's tasks table (its migrations), with one task there already.
-    db.exec(`CREATE TABLE tasks (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL,
-      tag TEXT, status TEXT NOT NULL, version INTEGER NOT NULL, created_at INTEGER NOT NULL,
-      updated_at INTEGER NOT NULL, seq INTEGER NOT NULL UNIQUE, prev_seq INTEGER NOT NULL,
-      prev_tag TEXT, prev_status TEXT)`)
-    db.exec(`INSERT INTO tasks (name, status, version, created_at, updated_at, seq, prev_seq)
-      VALUES ('first', 'open', 1, 0, 0, 7, 0)`)
-    db.close()
-
-    seedSqlite(file, 50)
-
-    const check = new SQLite(file, { readonly: true })
-    const rows = check
-      .prepare(
-        'SELECT id, name, tag, status, version, created_at, updated_at, seq FROM tasks WHERE id > 1 ORDER BY id',
+    const filename = join(dir, 'tasks.db')
+    // The server itself, its tables made by its migrations, with one task there already.
+    const storage = await openStorage({ kind: 'sqlite', filename })
+    const app = await buildApp({ storage, settings: { maxEventLoopDelayMs: 0 } })
+    try {
+      const create = (name: string) =>
+        app.inject({ method: 'POST', url: '/task', payload: { name } })
+      const first = await create('first')
+      seedSqlite(filename, 50)
+      const page = await app.inject({ method: 'GET', url: '/tasks?after=1&limit=100' })
+      expect(page.json()).toEqual(
+        Array.from({ length: 50 }, (_, i) => ({ ...seedTask(i + 1), id: i + 2 })),
       )
-      .all() as Record<string, unknown>[]
-    check.close()
-    expect(rows).toHaveLength(50)
-    const time = new Date(SEEDED_AT).toISOString()
-    expect(
-      rows.map(({ tag, created_at, updated_at, seq: _seq, id, ...row }) => ({
-        ...row,
-        id: (id as number) - 1,
-        ...(tag === null ? {} : { tag }),
-        createdAt: new Date(created_at as number).toISOString(),
-        updatedAt: new Date(updated_at as number).toISOString(),
-      })),
-    ).toEqual(Array.from({ length: 50 }, (_, i) => ({ ...seedTask(i + 1), name: `Task ${i + 1}` })))
-    expect(time).toBe(seedTask(1).createdAt)
-    // Each a change after the newest seq there was.
-    const seqs = new SQLite(file, { readonly: true })
-    expect(seqs.prepare('SELECT seq FROM tasks ORDER BY id').pluck().all()).toEqual([
-      7,
-      ...Array.from({ length: 50 }, (_, i) => 8 + i),
-    ])
-    seqs.close()
+      // Each a change after the newest seq there was; the next write comes after them.
+      const next = await create('next')
+      expect(next.statusCode).toBe(201)
+      const seq = (response: typeof next) => Number(response.headers['tasklane-seq'])
+      expect(seq(next) - seq(first)).toBe(51)
+      // A create goes below them in the manual order.
+      expect(next.json().position > (seedTask(50).position as string)).toBe(true)
+    } finally {
+      await app.close()
+      await storage.close()
+    }
   })
 })
 
