@@ -2,7 +2,7 @@
 // write. Every write is one transaction in the one change sequence (access-writes.ts).
 import type { List, Member } from '@tasklane/contract'
 import type { Access, Caller, Role } from '../domain/rights.js'
-import type { AtSeq, IfMatch } from './storage.js'
+import type { AtSeq, IfMatch } from './terms.js'
 import type { Membership } from './write-port.js'
 
 /** What every write of lists and members carries: who asks, and its Idempotency-Key. */
@@ -127,4 +127,12 @@ export interface AccessWritten {
   readonly newest: number
   /** Whether it changed anyone's rights (then the access seq is `newest`). */
   readonly accessChanged: boolean
+}
+
+/** Where an access write's transaction stands: the seqs it has taken so far. */
+export interface Sequencer {
+  /** The next seq of this transaction. */
+  next(): number
+  /** The newest seq this transaction took, 0 when none. */
+  readonly newest: number
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
-import type { AccessOutcome, AccessWrite, AccessWritten } from './access-port.js'
+import type { AccessOutcome, AccessWrite, AccessWritten, Sequencer } from './access-port.js'
+
 import {
   accessChanged,
   lastOwner,
@@ -11,14 +12,6 @@ import {
 import { hits, matches } from './row-state.js'
 import type { Schema } from './tables.js'
 import { createToken, revokeToken } from './token-writes.js'
-
-/** Where an access write's transaction stands: the seqs it has taken so far. */
-export interface Sequencer {
-  /** The next seq of this transaction. */
-  next(): number
-  /** The newest seq this transaction took, 0 when none. */
-  readonly newest: number
-}
 
 /**
  * An access write applied in a transaction its backend has begun (and holds the ordering

@@ -1,8 +1,8 @@
 import type { HistoryEntry } from '@tasklane/contract'
 import type { Kysely } from 'kysely'
 import { type Reads, sequence } from './reads.js'
-import type { AtSeq } from './storage.js'
 import type { HistoryType, RowStatus, Schema } from './tables.js'
+import type { AtSeq } from './terms.js'
 
 /** Entries deleted per statement: pruning never holds the write lock for long. */
 const PRUNE_BATCH = 5_000

@@ -2,31 +2,13 @@ import type { Task } from '@tasklane/contract'
 import { type Compilable, type Kysely, sql } from 'kysely'
 import { type CompiledShape, compileShape, parametersOf, type RunQuery } from './compiled-query.js'
 import type { Dialect } from './migrations/dialect.js'
-import type { AtSeq, Change, ListFilter, Sequence, Snapshot } from './storage.js'
-import { closed } from './storage.js'
 import type { RowStatus, Schema } from './tables.js'
-import { filtered, filterKey, filterValues } from './task-filter.js'
+import { filtered, filterKey, filterValues, type ReadValues, type Value } from './task-filter.js'
 import { CHANGE_COLUMNS, type ChangeRow, TASK_COLUMNS, type TaskRow, toTask } from './task-row.js'
+import type { AtSeq, Change, ListFilter, Sequence, Snapshot } from './terms.js'
+import { closed } from './terms.js'
 
 type Db = Kysely<Schema>
-
-/** Every value a read may take; each shape uses some of them. */
-export interface ReadValues {
-  id: number
-  after: number
-  before: number
-  tag: string
-  status: string
-  /** One list (`list_id = ?`). */
-  list: number
-  /** Several lists: a JSON array on SQLite, an array on PostgreSQL. */
-  lists: string | readonly number[]
-  limit: number
-  principal: string
-  hash: string
-}
-
-export type Value = <K extends keyof ReadValues & string>(name: K) => ReadValues[K]
 
 /** A row of a read that also tells where the sequence stood for the snapshot it was read in. */
 type WithSequence<Row> = { newest: number | null; access: number | null } & {

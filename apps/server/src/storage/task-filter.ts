@@ -1,8 +1,25 @@
 import { type Kysely, sql } from 'kysely'
 import type { Dialect } from './migrations/dialect.js'
-import type { ReadValues, Value } from './reads.js'
-import type { ListFilter } from './storage.js'
 import type { RowStatus, Schema } from './tables.js'
+import type { ListFilter } from './terms.js'
+
+/** Every value a read may take; each shape uses some of them. */
+export interface ReadValues {
+  id: number
+  after: number
+  before: number
+  tag: string
+  status: string
+  /** One list (`list_id = ?`). */
+  list: number
+  /** Several lists: a JSON array on SQLite, an array on PostgreSQL. */
+  lists: string | readonly number[]
+  limit: number
+  principal: string
+  hash: string
+}
+
+export type Value = <K extends keyof ReadValues & string>(name: K) => ReadValues[K]
 
 const DELETED = sql.lit<RowStatus>('deleted')
 

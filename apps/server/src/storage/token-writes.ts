@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely'
-import type { AccessOutcome, AccessWrite, TokenRecord } from './access-port.js'
-import type { Sequencer } from './access-writes.js'
+import type { AccessOutcome, AccessWrite, Sequencer, TokenRecord } from './access-port.js'
 import type { Schema } from './tables.js'
 
 /** Stores a new access token (its secret only as a digest) at `seq`. */

@@ -3,23 +3,12 @@ import { ShuttingDownError, WriteQueueFullError } from '../domain/domain-errors.
 import { KeysInFlight } from '../domain/keys-in-flight.js'
 import type { Log } from '../domain/log.js'
 import type { Storage, TaskWrite, WriteOutcome } from '../storage/open-storage.js'
-import { toTaskWrite, type WriteRequest, written } from './write-requests.js'
+import { toTaskWrite, type WriteRequest, type Written, written } from './write-requests.js'
 
-export type { WriteRequest } from './write-requests.js'
+export type { WriteRequest, Written } from './write-requests.js'
 
 /** How long a repeat with the same Idempotency-Key replays the first response. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000
-
-/** A committed write (or, `replayed`, the response its Idempotency-Key got before). */
-export interface Written {
-  /** The task as answered; undefined for a delete. */
-  readonly task: Task | undefined
-  /** The seq of the change (of the task's latest change when `changed` is false). */
-  readonly seq: number
-  readonly replayed: boolean
-  /** False for a patch that changed nothing. */
-  readonly changed: boolean
-}
 
 /** A committed batch, as the writer reports it. */
 export interface Commit {

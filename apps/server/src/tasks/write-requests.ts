@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { MoveTask, NewTask, TaskPatch } from '@tasklane/contract'
+import type { MoveTask, NewTask, Task, TaskPatch } from '@tasklane/contract'
 import {
   BadRequestError,
   ForbiddenError,
@@ -11,7 +11,17 @@ import {
 import { forbiddenIn } from '../domain/refusals.js'
 import type { Caller } from '../domain/rights.js'
 import { type IfMatch, keyOf, type TaskWrite, type WriteOutcome } from '../storage/open-storage.js'
-import type { Written } from './task-writer.js'
+
+/** A committed write (or, `replayed`, the response its Idempotency-Key got before). */
+export interface Written {
+  /** The task as answered; undefined for a delete. */
+  readonly task: Task | undefined
+  /** The seq of the change (of the task's latest change when `changed` is false). */
+  readonly seq: number
+  readonly replayed: boolean
+  /** False for a patch that changed nothing. */
+  readonly changed: boolean
+}
 
 /** A write as a route asks for it: who asks, what to write, its Idempotency-Key. */
 export type WriteRequest = {
