@@ -92,6 +92,8 @@ describe('POST /task', () => {
       'id',
       'listId',
       'name',
+      'position',
+      'priority',
       'status',
       'updatedAt',
       'updatedBy',
@@ -99,7 +101,7 @@ describe('POST /task', () => {
     ])
     const read = await (await get(server, `/tasks/${task.id}`)).text()
     expect(read).toBe(
-      `{"id":${task.id},"listId":1,"name":"untagged","status":"open","version":1,"createdAt":"${task.createdAt}","createdBy":"local","updatedAt":"${task.createdAt}","updatedBy":"local"}`,
+      `{"id":${task.id},"listId":1,"name":"untagged","status":"open","priority":0,"position":"${task.position}","version":1,"createdAt":"${task.createdAt}","createdBy":"local","updatedAt":"${task.createdAt}","updatedBy":"local"}`,
     )
   })
 

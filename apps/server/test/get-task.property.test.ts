@@ -62,7 +62,7 @@ describe('GET /tasks/{id} with generated ids', () => {
 
 describe('GET /tasks/{id} with integers of any size', () => {
   it(
-    'reads ids from 1 to 2^53-1, names the bound otherwise, and refuses a segment over 100 characters with 414',
+    'reads ids from 1 to 2^53-1, names the bound otherwise, and refuses a segment over 384 characters with 414',
     async () => {
       const statuses = new Set<number>()
       await fc.assert(
@@ -70,10 +70,10 @@ describe('GET /tasks/{id} with integers of any size', () => {
           const reply = await target.send('GET', `/tasks/${id}`)
           const answer = expectWellFormed(reply)
           statuses.add(reply.status)
-          if (id.length > 100) {
+          if (id.length > 384) {
             expect(answer).toEqual({
               code: 414,
-              message: 'A segment of the URL path is longer than 100 characters.',
+              message: 'A segment of the URL path is longer than 384 characters.',
             })
             return
           }

@@ -32,7 +32,7 @@ describe('GET /tasks/{id}', () => {
     expect(response.status).toBe(200)
     const { createdAt, updatedAt } = untagged
     expect(await response.text()).toBe(
-      `{"id":${untagged.id},"listId":1,"name":"No tag here","status":"open","version":1,"createdAt":"${createdAt}","createdBy":"local","updatedAt":"${updatedAt}","updatedBy":"local"}`,
+      `{"id":${untagged.id},"listId":1,"name":"No tag here","status":"open","priority":0,"position":"${untagged.position}","version":1,"createdAt":"${createdAt}","createdBy":"local","updatedAt":"${updatedAt}","updatedBy":"local"}`,
     )
   })
 

@@ -78,6 +78,8 @@ describe('GET /tasks', () => {
           'id',
           'listId',
           'name',
+          'position',
+          'priority',
           'status',
           'updatedAt',
           'updatedBy',

@@ -110,10 +110,10 @@ describe('requests without exactly one Host header', () => {
 describe('URL paths the router cannot take', () => {
   it.each([
     [
-      'a path segment over 100 characters',
-      `/tasks/${'9'.repeat(101)}`,
+      'a path segment over 384 characters',
+      `/tasks/${'9'.repeat(385)}`,
       414,
-      'A segment of the URL path is longer than 100 characters.',
+      'A segment of the URL path is longer than 384 characters.',
     ],
     ['a bad percent-escape', '/tasks/%zz', 400, 'The URL path is not valid percent-encoding.'],
   ])(
@@ -125,18 +125,22 @@ describe('URL paths the router cannot take', () => {
     },
   )
 
-  it('answers a raw request for a path segment over 100 characters 414 with exactly { code, message }', async () => {
+  it('answers a raw request for a path segment over 384 characters 414 with exactly { code, message }', async () => {
     const response = await exchange(
       server.port,
-      `GET /tasks/${'9'.repeat(101)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+      `GET /tasks/${'9'.repeat(385)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
     )
     expect(response.status).toBe(414)
     // Fastify's own body would add "error"; only the two keys of the Error shape may appear.
     expect(Object.keys(JSON.parse(response.body)).sort()).toEqual(['code', 'message'])
-    await expectError(response, 414, 'A segment of the URL path is longer than 100 characters.')
+    await expectError(response, 414, 'A segment of the URL path is longer than 384 characters.')
   })
 
-  it('accepts a path segment of exactly 100 characters', async () => {
-    await expectError(await get(server, `/tasks/${'0'.repeat(99)}1`), 404, `Task 1 does not exist.`)
+  it('accepts a path segment of exactly 384 characters', async () => {
+    await expectError(
+      await get(server, `/tasks/${'0'.repeat(383)}1`),
+      404,
+      `Task 1 does not exist.`,
+    )
   })
 })

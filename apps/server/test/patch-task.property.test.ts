@@ -227,11 +227,23 @@ describe('PATCH and DELETE /tasks/{id} with generated requests', () => {
               const changed =
                 JSON.stringify({ ...expected, updatedAt: 0 }) !==
                 JSON.stringify({ ...(before as Task), updatedAt: 0 })
+              // completedAt is the server's: set when a task becomes done, gone when reopened.
+              const completed = (expected as Task).status === 'done'
+              const completedAt =
+                (before as Task).status === 'done'
+                  ? (before as Task).completedAt
+                  : after.completedAt
+              if (completed) expect(completedAt).toBe(after.completedAt)
+              const { completedAt: _, ...rest } = expected as Task
               expect(after).toEqual({
-                ...expected,
+                ...rest,
+                ...(completed ? { completedAt: after.completedAt } : {}),
                 version: (before as Task).version + (changed ? 1 : 0),
                 updatedAt: changed ? after.updatedAt : (before as Task).updatedAt,
               })
+              if (completed && (before as Task).status === 'open') {
+                expect(after.completedAt).toBe(after.updatedAt)
+              }
               known.set(taskId, after)
               return
             }

@@ -54,7 +54,7 @@ describe('POST /task with prototype keys', () => {
     await expectError(
       await postTask('{"name":"a","constructor":{"x":1}}'),
       400,
-      'Field "constructor" is not allowed; a NewTask has only "name", an optional "tag", an optional "status" and an optional "listId".',
+      'Field "constructor" is not allowed; a NewTask has only "name", an optional "tag", an optional "status", an optional "listId", an optional "notes", an optional "due" and an optional "priority".',
     )
   })
 

@@ -141,6 +141,15 @@ describe('storage', () => {
       updated_by: 'local',
       prev_list_id: null,
       created_seq: seqOf(response),
+      notes: null,
+      due: null,
+      due_day: null,
+      due_at: null,
+      due_key: null,
+      priority: 0,
+      completed_at: null,
+      position: task.position,
+      search: ' null tag ',
     })
   })
 
@@ -167,6 +176,15 @@ describe('storage', () => {
       updated_by: 'local',
       prev_list_id: 1,
       created_seq: expect.any(Number),
+      notes: null,
+      due: null,
+      due_day: null,
+      due_at: null,
+      due_key: null,
+      priority: 0,
+      completed_at: Date.parse(changed.completedAt as string),
+      position: task.position,
+      search: ' ',
     })
     expect(Date.parse(changed.updatedAt)).toBeLessThanOrEqual(
       (await rowOf(task.id))?.updated_at as number,

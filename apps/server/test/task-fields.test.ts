@@ -81,7 +81,7 @@ describe('POST /task: field rules', () => {
     await expectError(
       await postJson(server, { name: 'a', [key]: 1 }),
       400,
-      `Field "${key}" is not allowed; a NewTask has only "name", an optional "tag", an optional "status" and an optional "listId".`,
+      `Field "${key}" is not allowed; a NewTask has only "name", an optional "tag", an optional "status", an optional "listId", an optional "notes", an optional "due" and an optional "priority".`,
     )
   })
 

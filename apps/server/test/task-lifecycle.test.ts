@@ -67,10 +67,12 @@ describe('PATCH /tasks/{id}', () => {
       status: 'done',
       version: 2,
       updatedAt: expect.stringMatching(TIME),
+      completedAt: doneTask.updatedAt,
     })
     expect(done.headers.get('etag')).toBe('"2"')
     const reopened = await patchTask(server, task.id, { status: 'open' })
     expect(reopened).toMatchObject({ status: 'open', version: 3, createdAt: task.createdAt })
+    expect(reopened).not.toHaveProperty('completedAt')
     expect(Date.parse(reopened.updatedAt)).toBeGreaterThanOrEqual(Date.parse(task.updatedAt))
   })
 
@@ -117,7 +119,7 @@ describe('PATCH /tasks/{id}', () => {
     [
       'an empty patch',
       {},
-      'The patch changes nothing: the request body must have at least one of "name", "tag", "status" or "listId".',
+      'The patch changes nothing: the request body must have at least one of "name", "tag", "status", "listId", "notes", "due" or "priority".',
     ],
     ['a null name', { name: null }, 'Field "name" must be a string.'],
     ['a null status', { status: null }, 'Field "status" must be "open" or "done".'],
@@ -131,22 +133,22 @@ describe('PATCH /tasks/{id}', () => {
     [
       'an id',
       { id: 9 },
-      'Field "id" is not allowed; a TaskPatch has only an optional "name", an optional "tag", an optional "status" and an optional "listId".',
+      'Field "id" is not allowed; a TaskPatch has only an optional "name", an optional "tag", an optional "status", an optional "listId", an optional "notes", an optional "due" and an optional "priority".',
     ],
     [
       'a version',
       { version: 9 },
-      'Field "version" is not allowed; a TaskPatch has only an optional "name", an optional "tag", an optional "status" and an optional "listId".',
+      'Field "version" is not allowed; a TaskPatch has only an optional "name", an optional "tag", an optional "status", an optional "listId", an optional "notes", an optional "due" and an optional "priority".',
     ],
     [
       'createdAt',
       { createdAt: '2026-01-01T00:00:00.000Z' },
-      'Field "createdAt" is not allowed; a TaskPatch has only an optional "name", an optional "tag", an optional "status" and an optional "listId".',
+      'Field "createdAt" is not allowed; a TaskPatch has only an optional "name", an optional "tag", an optional "status", an optional "listId", an optional "notes", an optional "due" and an optional "priority".',
     ],
     [
       'updatedAt',
       { updatedAt: '2026-01-01T00:00:00.000Z' },
-      'Field "updatedAt" is not allowed; a TaskPatch has only an optional "name", an optional "tag", an optional "status" and an optional "listId".',
+      'Field "updatedAt" is not allowed; a TaskPatch has only an optional "name", an optional "tag", an optional "status", an optional "listId", an optional "notes", an optional "due" and an optional "priority".',
     ],
     ['an array', [], 'The request body must be a JSON object.'],
   ])(

@@ -112,6 +112,7 @@ describe('group commit', () => {
         status: 'done',
         version: 2,
         updatedAt: expect.any(String),
+        completedAt: expect.any(String),
       })),
     )
     for (const written of deletes) expect(written).toEqual(committed({ task: undefined }))

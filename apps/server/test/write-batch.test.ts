@@ -97,6 +97,9 @@ describe.each(storages)('storage.write on %s', (_, open) => {
       listId: 1,
       name: 'done already',
       status: 'done',
+      priority: 0,
+      position: expect.any(String),
+      completedAt: at(T0),
       version: 1,
       createdAt: at(T0),
       createdBy: 'local',
@@ -138,10 +141,27 @@ describe.each(storages)('storage.write on %s', (_, open) => {
     expect(outcomes).toEqual([
       written({ ...changed, name: 'renamed', version: 2 }, base + 1),
       written(
-        { ...changed, name: 'renamed', status: 'done', tag: undefined, version: 3 },
+        {
+          ...changed,
+          name: 'renamed',
+          status: 'done',
+          tag: undefined,
+          completedAt: at(later),
+          version: 3,
+        },
         base + 2,
       ),
-      written({ ...changed, name: 'renamed', status: 'done', tag: 'new', version: 4 }, base + 3),
+      written(
+        {
+          ...changed,
+          name: 'renamed',
+          status: 'done',
+          completedAt: at(later),
+          tag: 'new',
+          version: 4,
+        },
+        base + 3,
+      ),
     ])
     expect((await storage.findTask(task.id)).value).toEqual(taskOf(outcomes[2]))
     // The feed reads one change for the task: its latest, and the newest seq with it.

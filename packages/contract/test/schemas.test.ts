@@ -66,6 +66,8 @@ describe('Task', () => {
       'listId',
       'name',
       'status',
+      'priority',
+      'position',
       'version',
       'createdAt',
       'createdBy',

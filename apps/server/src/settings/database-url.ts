@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
 import { ConfigError } from './config-error.js'
-import { DEFAULT_DATABASE_FILE } from './schema.js'
+import { DEFAULT_DATABASE_FILE } from './database-settings.js'
 
 /** Where DATABASE_URL points: an SQLite file (absolute, or `:memory:`) or a PostgreSQL URL. */
 export type DatabaseTarget =

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { AccessOutcome, AccessWrite, AccessWritten, Sequencer } from './access-port.js'
-
+import { deleteList } from './list-deletion.js'
 import {
   accessChanged,
   lastOwner,
@@ -89,7 +89,7 @@ class AccessTransaction {
       case 'rename-list':
         return this.#renameList(write)
       case 'delete-list':
-        return this.#deleteList(write)
+        return deleteList(this.trx, this.seqs, write, this.now)
       case 'put-member':
         return this.#putMember(write)
       case 'remove-member':
@@ -161,71 +161,6 @@ class AccessTransaction {
       .returningAll()
       .executeTakeFirstOrThrow()
     return { result: 'written', seq, replayed: false, changed: true, list: toList(row) }
-  }
-
-  /** Deletes the list: each of its tasks is a change of its own, then its members go, then it. */
-  async #deleteList(write: Extract<AccessWrite, { kind: 'delete-list' }>): Promise<AccessOutcome> {
-    const { list, refused } = await managedList(this.trx, write.caller, write.id)
-    if (refused) return refused
-    if (
-      !matches(write.ifMatch, Number(list.version)) ||
-      hits(write.ifNoneMatch, Number(list.version))
-    ) {
-      return { result: 'precondition-failed', version: Number(list.version) }
-    }
-    const by = write.caller.principal
-    const tasks = await this.trx
-      .selectFrom('tasks')
-      .select(['id', 'seq', 'tag', 'status', 'version'])
-      .where('list_id', '=', write.id)
-      .where('status', '<>', 'deleted')
-      .orderBy('id')
-      .execute()
-    for (const task of tasks) {
-      const seq = this.seqs.next()
-      await this.trx
-        .insertInto('task_history')
-        .values({
-          seq,
-          task_id: Number(task.id),
-          list_id: write.id,
-          at: this.now,
-          actor: by,
-          type: 'deleted',
-          changes: '{}',
-          task: JSON.stringify({ version: Number(task.version) }),
-        })
-        .execute()
-      await this.trx
-        .updateTable('tasks')
-        .set({
-          status: 'deleted',
-          name: '',
-          tag: null,
-          updated_at: this.now,
-          updated_by: by,
-          seq,
-          prev_seq: Number(task.seq),
-          prev_tag: task.tag,
-          prev_status: task.status,
-          prev_list_id: write.id,
-        })
-        .where('id', '=', Number(task.id))
-        .execute()
-    }
-    const members = await this.trx
-      .deleteFrom('members')
-      .where('list_id', '=', write.id)
-      .returning('principal')
-      .execute()
-    const seq = this.seqs.next()
-    for (const { principal } of members) await accessChanged(this.trx, principal, write.id, seq)
-    await this.trx
-      .updateTable('lists')
-      .set({ status: 'deleted', updated_at: this.now, updated_by: by, seq })
-      .where('id', '=', write.id)
-      .execute()
-    return { result: 'written', seq, replayed: false, changed: true }
   }
 
   async #putMember(write: Extract<AccessWrite, { kind: 'put-member' }>): Promise<AccessOutcome> {

@@ -202,10 +202,13 @@ export class BatchPlanner {
       row.updatedAt = this.#now
       row.updatedBy = item.caller.principal
       if (item.kind === 'delete') {
-        // The row stays as the feed's tombstone: no name, no tag, the version it had.
+        // The row stays as the feed's tombstone: no name, tag, notes or due (its history keeps
+        // them for HISTORY_RETENTION_DAYS), the version it had.
         row.status = 'deleted'
         row.name = ''
         row.tag = null
+        row.notes = null
+        row.due = null
       } else {
         row.version++
       }

@@ -1,5 +1,4 @@
 import type { Task } from '@tasklane/contract'
-import type { Role } from '../domain/rights.js'
 import type { AccessStorage } from './access-port.js'
 import type { StorageEvent } from './events.js'
 import type { TaskHistory } from './history-rows.js'
