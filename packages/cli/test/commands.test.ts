@@ -20,12 +20,17 @@ describe('tasklane add, get and list', () => {
     expect(added).toMatchObject({ status: 0, stderr: '' })
     expect(JSON.parse(added.stdout)).toEqual({
       id: 1,
+      listId: 1,
       name: 'Write docs',
       tag: 'docs',
       status: 'open',
+      priority: 0,
+      position: expect.any(String),
       version: 1,
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      createdBy: 'local',
       updatedAt: expect.any(String),
+      updatedBy: 'local',
     })
   })
 
@@ -181,7 +186,7 @@ describe('tasklane export', () => {
       listed.filter((task: { tag?: string }) => task.tag === 'docs'),
     )
     expect(lines[0]).toMatch(
-      /^\{"id":1,"name":"Write docs","tag":"docs","status":"open","version":1,/,
+      /^\{"id":1,"listId":1,"name":"Write docs","tag":"docs","status":"open","priority":0,/,
     )
   })
 })

@@ -73,11 +73,13 @@ describe.runIf(hasTmux)('tasklane in a terminal (a tmux pseudo-terminal)', () =>
 
   it('shows no progress line when the tasks themselves go to the terminal', async () => {
     // Wide enough that no task's line wraps.
-    const { screen, status } = await terminal.run(cli('export', '--tag', 'docs'), 250)
+    const { screen, status } = await terminal.run(cli('export', '--tag', 'docs'), 400)
     expect(status).toBe(0)
     // Drawn on the same screen, the progress line would run into the first task's line.
     expect(screen.filter((line) => line !== '' && !line.startsWith('env '))).toEqual([
-      expect.stringMatching(/^\{"id":1,"name":"Write docs","tag":"docs","status":"done",/),
+      expect.stringMatching(
+        /^\{"id":1,"listId":1,"name":"Write docs","tag":"docs","status":"done",/,
+      ),
     ])
   })
 })

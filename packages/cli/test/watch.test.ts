@@ -110,17 +110,21 @@ describe('tasklane watch', () => {
     await client.updateTask(review.id, { name: 'Review it' })
     const other = await client.createTask({ name: 'Elsewhere', tag: 'other' })
     const watcher = startTasklane(['watch', '--after', String(after), '--tag', 'docs'], env)
+    await printed([watcher], [2])
+    // A task of the view made after the others: once it is printed, the backlog is all out.
+    const last = await client.createTask({ name: 'Last', tag: 'docs' })
     await printed([watcher], [3])
     await stop(watcher, 'SIGINT')
     // The feed sends a changed task at its latest change, as created or updated; a task
-    // outside the view since that seq as deleted (the server cannot know it never was in).
+    // outside the view and made after --after is none of the watcher's: nothing of it.
     expect(lines(watcher)).toEqual([
       `created  ${docs.id}  open  Write docs  [docs]`,
       expect.stringMatching(
         new RegExp(`^(created|updated)  ${review.id}  done  Review it  \\[docs\\]$`),
       ),
-      `deleted  ${other.id}`,
+      `created  ${last.id}  open  Last  [docs]`,
     ])
+    expect(watcher.stdout()).not.toContain(`  ${other.id}  `)
   })
 
   describe('through a connection that drops', () => {

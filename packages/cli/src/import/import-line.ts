@@ -6,12 +6,22 @@ import { describeJsonError } from './json-error.js'
 export type ImportLine = { readonly body: Record<string, unknown> } | { readonly error: string }
 
 /** What a task as `tasklane export` prints it holds that only the server may set. */
-const SERVER_FIELDS = ['id', 'version', 'createdAt', 'updatedAt']
+const SERVER_FIELDS = [
+  'id',
+  'version',
+  'createdAt',
+  'createdBy',
+  'updatedAt',
+  'updatedBy',
+  'completedAt',
+  'position',
+]
 
 /**
  * The body of the task that line `text` describes: a new task `{name, tag?}` as is, or a
- * task as `tasklane export` prints it without its `id`, `version`, `createdAt` and
- * `updatedAt` (the server gives new ones). The server checks the rest, so that it refuses a
+ * task as `tasklane export` prints it without what only the server sets (`id`, `version`,
+ * `createdAt`, `createdBy`, `updatedAt`, `updatedBy`, `completedAt`, `position`: the server
+ * gives new ones; a task imported done is completed at its import, and goes last in its list). The server checks the rest, so that it refuses a
  * bad line with its own message.
  */
 export function parseImportLine(text: string): ImportLine {
