@@ -342,12 +342,7 @@ async function edit(task: Task, patch: TaskPatch): Promise<Refusal | undefined> 
  * version shown; says where it went through the live region once the server has answered.
  */
 function move(task: Task, place: Place): void {
-  if (own.inFlight(task.id) !== undefined) return
-  const view = windows.current?.query
-  if (view?.order !== 'manual' || view.q !== undefined) {
-    announce('Choose “My order” (and no search) to move tasks.')
-    return
-  }
+  if (own.inFlight(task.id) !== undefined || !reorderable()) return
   notices.delete(task.id)
   moving.add(task.id)
   own.begin(task.id, task)
@@ -363,10 +358,18 @@ function move(task: Task, place: Place): void {
   render()
 }
 
+/** The list shown is in the manual order, unsearched; else says how to get there. */
+function reorderable(): boolean {
+  const view = windows.current?.query
+  if (view?.order === 'manual' && view.q === undefined) return true
+  announce('Choose “My order” (and no search) to move tasks.')
+  return false
+}
+
 /** Alt+↑/↓ on a task: it trades places with the task shown above or below it. */
 function moveFocused(direction: 'up' | 'down'): void {
   const task = list.focusedTask
-  if (task === undefined) return
+  if (task === undefined || !reorderable()) return
   const step = keyboardMove(shown, task, direction)
   if (step.kind === 'edge')
     announce(`“${task.name}” is already ${direction === 'up' ? 'first' : 'last'} in its list.`)

@@ -347,9 +347,36 @@ describe.runIf(hasChromium)('the planner', { timeout: 60_000 }, () => {
     })
   })
 
+  describe('color schemes', () => {
+    for (const colorScheme of ['light', 'dark'] as const)
+      it(`has no serious axe-core violation in the ${colorScheme} scheme, narrow, an editor open`, async () => {
+        await api.create({
+          name: 'Overdue and high',
+          tag: 'scheme',
+          due: '2026-11-20',
+          priority: 3,
+        })
+        const task = await api.create({
+          name: 'Soon',
+          tag: 'scheme',
+          due: '2026-11-29',
+          priority: 1,
+        })
+        const { page, errors } = await openPage(browser, server.url, {
+          context: { colorScheme, viewport: { width: 420, height: 900 } },
+          fixedTime: NOW,
+        })
+        await inMyOrder(page, 'scheme')
+        await row(page, task.id).getByRole('button', { name: 'Edit', exact: true }).click()
+        await row(page, task.id).locator('.history li').first().waitFor()
+        expect(await seriousViolations(page)).toEqual([])
+        expect(errors).toEqual([])
+      })
+  })
+
   describe('the lists', () => {
     it('are listed beside the tasks, and one chosen shows its tasks and takes new ones', async () => {
-      const response = await fetch(`${server.url}/lists`, {
+      const response = await fetch(`${server.url}/list`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ name: 'Garden' }),
