@@ -28,6 +28,7 @@ import { priorityInWords } from './priority.js'
 import { listenForShortcuts } from './shortcuts.js'
 import { type Outcome, send, sendMove } from './task-actions.js'
 import { describeList, describeRange, TaskList } from './task-list.js'
+import { TaskSearch } from './task-search.js'
 import { savedToken, saveToken } from './token.js'
 import { UndoNotice } from './undo-notice.js'
 
@@ -45,8 +46,6 @@ let query: Query = {
   order: 'newest',
   q: undefined,
 }
-/** The search's answer: the words, and the ids found, in the server's order (undefined: pending). */
-let found: { readonly q: string; readonly ids: readonly number[] | undefined } | undefined
 /** Tasks whose move is being sent. */
 const moving = new Set<number>()
 /** The lists were read with the credential in use (only once a listing succeeded: no 401 twice). */
@@ -75,6 +74,12 @@ const lists = new ListSwitcher(ui.listSwitcher, ui.listsState, (chosen) => {
   go(newestPage(), { filtered: true })
 })
 const help = new HelpOverlay(ui.help, ui.helpClose)
+const search = new TaskSearch(planning, (error) => {
+  render()
+  if (error === undefined) announce(ui.listState.textContent ?? '')
+  else if (needsToken(error)) askForToken(error)
+  else ui.listNotice.textContent = `Could not search: ${messageOf(error)}`
+})
 const undo = new UndoNotice(ui.undo, ui.undoText, ui.undoButton, restore, ui.tasksHeading, announce)
 /** The create form's fields, each with its message beside it. */
 const createFields: Partial<Record<TextField, FieldError>> = {
@@ -95,16 +100,6 @@ const busyOf = (id: number, intent: Intent | undefined) =>
       : moving.has(id)
         ? 'moving'
         : 'saving'
-
-/** The view's tasks in the manual order, or in the search's order when it searched. */
-function wholeView(tasks: Task[], q: string | undefined): Task[] {
-  if (q === undefined) return tasks.sort(byPosition)
-  if (found?.q !== q || found.ids === undefined) return []
-  const place = new Map(found.ids.map((id, index) => [id, index]))
-  return tasks
-    .filter((task) => place.has(task.id))
-    .sort((a, b) => (place.get(a.id) ?? 0) - (place.get(b.id) ?? 0))
-}
 
 /** The list's heading says its order: newest first, the manual order, or a search. */
 function headingOf({ order, q }: Query): string {
@@ -180,12 +175,13 @@ function renderRows(reorderable: boolean): void {
 /** A whole view (the manual order, a search): every task of it, no pages. */
 function renderWhole({ live, query: windowQuery }: Window, matches: (task: Task) => boolean): void {
   const { tag, status, q, order } = windowQuery
-  shown = wholeView(own.apply(live.tasks, matches), q)
+  const tasks = own.apply(live.tasks, matches)
+  shown = q === undefined ? tasks.sort(byPosition) : search.ordered(tasks, windowQuery)
   renderRows(order === 'manual' && q === undefined)
   announceNew(live.tasks)
   ui.next.disabled = true
   ui.pageRange.textContent = describeRange({ offset: 0, shown: shown.length, hasNext: false })
-  const searching = q !== undefined && (found?.q !== q || found.ids === undefined)
+  const searching = search.pending(windowQuery)
   ui.listState.textContent =
     windows.loading || searching
       ? searching
@@ -250,6 +246,8 @@ function go(to: Pager, { focus = true, filtered = false } = {}): void {
   // The manual order and a search show the whole view, in their order: no pages.
   const whole = query.order === 'manual' || query.q !== undefined
   const limit = whole ? undefined : windowLimit(window?.live.tasks ?? [], beforeOf(to))
+  // New words or filters: the search (if any) asked again, of the view as it is now asked.
+  if (filtered) search.run(query)
   const deepEnough =
     limit === undefined ? window?.limit === undefined : (window?.limit ?? 0) >= limit
   if (!filtered && window !== undefined && !window.live.closed && deepEnough) {
@@ -489,46 +487,24 @@ ui.filterClear.addEventListener('click', () => {
   ui.filterForm.reset()
   ui.searchInput.value = ''
   query = { ...query, q: undefined }
-  found = undefined
   filterFromForm({ focus: true })
 })
 
-/**
- * Searches the view (GET /tasks?q=…): the tasks found show in the server's order, live (a
- * change or delete of one shows), until the search is emptied.
- */
-function search(words: string): void {
+/** The search box's words: the tasks found show, in the server's order; none, the whole view. */
+function searchFor(words: string): void {
   const q = words.trim() === '' ? undefined : words.trim()
   if (q === query.q) return
   query = { ...query, q }
-  found = q === undefined ? undefined : { q, ids: undefined }
   go(newestPage(), { filtered: true })
-  if (q === undefined) return
-  const asked = query
-  planning.search({ q, list: asked.list, tag: asked.tag, status: asked.status }).then(
-    (tasks) => {
-      if (found?.q !== q) return
-      found = { q, ids: tasks.map((task) => task.id) }
-      render()
-      announce(ui.listState.textContent ?? '')
-    },
-    (error: unknown) => {
-      if (found?.q !== q) return
-      found = { q, ids: [] }
-      render()
-      if (needsToken(error)) askForToken(error)
-      else ui.listNotice.textContent = `Could not search: ${messageOf(error)}`
-    },
-  )
 }
 
 ui.searchForm.addEventListener('submit', (event) => {
   event.preventDefault()
-  search(ui.searchInput.value)
+  searchFor(ui.searchInput.value)
 })
 // Emptied (Escape in the box, or its clear button): the whole view again.
 ui.searchInput.addEventListener('input', () => {
-  if (ui.searchInput.value === '' && query.q !== undefined) search('')
+  if (ui.searchInput.value === '' && query.q !== undefined) searchFor('')
 })
 
 ui.tokenForm.addEventListener('submit', (event) => {

@@ -25,12 +25,15 @@ function typing(target: EventTarget | null): boolean {
 
 /**
  * The shortcuts, on the whole document: j/k, x, e and ? (not while typing, nor with Ctrl,
- * Meta or Alt), and Alt+↑/↓ (not in a field, where the arrows move the caret or the choice).
+ * Meta or Alt), and Alt+↑/↓ (not in a field, where the arrows move the caret or the choice);
+ * none in an open editor.
  * A modal dialog open (the help) takes every key itself.
  */
 export function listenForShortcuts(actions: ShortcutActions, dialog: HTMLDialogElement): void {
   document.addEventListener('keydown', (event) => {
-    if (dialog.open || event.defaultPrevented || typing(event.target)) return
+    // An open editor keeps its own keys (Enter saves, Escape cancels): no shortcut acts in it.
+    const inEditor = event.target instanceof Element && event.target.closest('form.editor') !== null
+    if (dialog.open || event.defaultPrevented || inEditor || typing(event.target)) return
     if (event.altKey && !event.ctrlKey && !event.metaKey) {
       if (event.key !== 'ArrowUp' && event.key !== 'ArrowDown') return
       event.preventDefault()

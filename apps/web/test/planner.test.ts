@@ -203,6 +203,22 @@ describe.runIf(hasChromium)('the planner', { timeout: 60_000 }, () => {
       expect(errors).toEqual([])
     })
 
+    it('shows a move made elsewhere, live, without a reload', async () => {
+      const a = await api.create({ name: 'Here first', tag: 'live-move' })
+      const b = await api.create({ name: 'Moved elsewhere', tag: 'live-move' })
+      const { page, errors } = await openPage(browser, server.url)
+      await inMyOrder(page, 'live-move')
+      expect(await shownNames(page)).toEqual(['Here first', 'Moved elsewhere'])
+      const response = await fetch(`${server.url}/tasks/${b.id}/move`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ before: a.id }),
+      })
+      expect(response.status).toBe(200)
+      await waitForNames(page, ['Moved elsewhere', 'Here first'])
+      expect(errors).toEqual([])
+    })
+
     it('says that moving needs My order when the list is newest first', async () => {
       const task = await api.create({ name: 'Newest', tag: 'no-move' })
       const { page, errors } = await openPage(browser, server.url)
@@ -339,6 +355,18 @@ describe.runIf(hasChromium)('the planner', { timeout: 60_000 }, () => {
       expect(await page.locator('#list-state').textContent()).toBe(
         `Showing ${answer.length} ${answer.length === 1 ? 'task' : 'tasks'} tagged “search” matching “releas”.`,
       )
+      // Another filter asks again, with the same words.
+      await page.getByRole('radio', { name: 'Open' }).check()
+      await expect
+        .poll(() =>
+          searches.some((request) => {
+            const url = new URL(request.url())
+            return (
+              url.searchParams.get('q') === 'releas' && url.searchParams.get('status') === 'open'
+            )
+          }),
+        )
+        .toBe(true)
       // Emptied, the whole view again, newest first.
       await page.getByLabel('Search tasks').fill('')
       await page.locator('#tasks-heading').filter({ hasText: 'Tasks, newest first' }).waitFor()
