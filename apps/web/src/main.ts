@@ -116,6 +116,8 @@ function render(): void {
   ui.newest.disabled = ui.previous.disabled = first || windows.loading
   ui.next.disabled = true
   if (window === undefined) return
+  // A whole view (the manual order, a search) has no pages.
+  for (const button of [ui.newest, ui.previous, ui.next]) button.hidden = window.limit === undefined
   const { live, query: windowQuery, limit } = window
   const { tag, status, list: listId } = windowQuery
   ui.tasksHeading.textContent = headingOf(windowQuery)
@@ -179,7 +181,6 @@ function renderWhole({ live, query: windowQuery }: Window, matches: (task: Task)
   shown = q === undefined ? tasks.sort(byPosition) : search.ordered(tasks, windowQuery)
   renderRows(order === 'manual' && q === undefined)
   announceNew(live.tasks)
-  ui.next.disabled = true
   ui.pageRange.textContent = describeRange({ offset: 0, shown: shown.length, hasNext: false })
   const searching = search.pending(windowQuery)
   ui.listState.textContent =
