@@ -370,6 +370,13 @@ describe.runIf(hasChromium)('the web page at / in Chromium', { timeout: 60_000 }
       await page.getByLabel('Name').fill('Behind the token')
       await page.getByRole('button', { name: 'Add task' }).click()
       await waitForTask(page, 'Behind the token')
+      // The planner's own calls carry the token too: the lists, and the history in the editor.
+      await page
+        .getByRole('navigation', { name: 'Lists' })
+        .getByRole('button', { name: 'Tasks' })
+        .waitFor()
+      await page.getByRole('button', { name: 'Edit', exact: true }).click()
+      await page.locator('#task-list .history li').filter({ hasText: 'created' }).waitFor()
       expect(errors).toEqual([
         expect.stringMatching(/^console: Failed to load resource: .* 401 \(Unauthorized\)$/),
         expect.stringMatching(/^console: Failed to load resource: .* 401 \(Unauthorized\)$/),
