@@ -7,6 +7,7 @@ import {
   type TaskPatch,
 } from '@tasklane/client'
 import { ui } from './dom.js'
+import { describeEdit } from './edit-words.js'
 import { FieldError } from './field-error.js'
 import { HelpOverlay } from './help-overlay.js'
 import { ListSwitcher } from './list-switcher.js'
@@ -24,7 +25,6 @@ import { type Intent, OwnWrites } from './own-writes.js'
 import { pageOf, windowLimit } from './page-window.js'
 import { beforeOf, newestPage, nextPage, type Pager, pageNumber, previousPage } from './paging.js'
 import { type Place, PlanningApi } from './planning-api.js'
-import { priorityInWords } from './priority.js'
 import { listenForShortcuts } from './shortcuts.js'
 import { type Outcome, send, sendMove } from './task-actions.js'
 import { describeList, describeRange, TaskList } from './task-list.js'
@@ -302,23 +302,8 @@ function toggle(task: Task, done: boolean): void {
   render()
 }
 
-/** What an edit did, in words: `Renamed task #7 to “Ship it”. Removed its tag.` */
-function describeEdit(task: Task, patch: TaskPatch): string {
-  const said = []
-  if (patch.name !== undefined) said.push(`Renamed task #${task.id} to “${patch.name}”.`)
-  if (patch.tag === null) said.push(`Removed the tag of task #${task.id}.`)
-  else if (patch.tag !== undefined) said.push(`Tagged task #${task.id} “${patch.tag}”.`)
-  if (patch.notes === null) said.push(`Removed the notes of task #${task.id}.`)
-  else if (patch.notes !== undefined) said.push(`Saved the notes of task #${task.id}.`)
-  if (patch.due === null) said.push(`Task #${task.id} is due no more.`)
-  else if (patch.due !== undefined) said.push(`Task #${task.id} is due ${patch.due}.`)
-  if (patch.priority !== undefined)
-    said.push(`Task #${task.id}: ${priorityInWords(patch.priority) || 'no priority'}.`)
-  return said.join(' ')
-}
-
 /**
- * Saves a new name or tag (an emptied tag is removed); a refusal or no answer stays in the
+ * Saves a new name, tag, notes, due or priority (emptied: removed); a refusal or no answer stays in the
  * editor, with what was typed, the refusal in words beside its field.
  */
 async function edit(task: Task, patch: TaskPatch): Promise<Refusal | undefined> {

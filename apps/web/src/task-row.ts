@@ -131,12 +131,14 @@ export class TaskRow {
       const editor = new TaskEditor(this.task, save, planning, (refocus) => {
         editor.form.remove()
         this.#name.hidden = false
+        this.#notes.hidden = false
         this.editButton.hidden = false
         this.#editor = undefined
         if (refocus) this.editButton.focus()
       })
       this.#editor = editor
       this.#name.hidden = true
+      this.#notes.hidden = true
       this.#name.after(editor.form)
     }
     this.editButton.hidden = true
