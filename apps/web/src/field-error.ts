@@ -5,7 +5,7 @@
  */
 export class FieldError {
   constructor(
-    readonly input: HTMLInputElement,
+    readonly input: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement,
     readonly message: HTMLElement,
   ) {
     input.addEventListener('input', () => this.clear())

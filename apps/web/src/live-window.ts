@@ -1,17 +1,26 @@
 import type { TasklaneClient, TaskStatus } from '@tasklane/client'
 import { LiveTasks } from '@tasklane/client/live'
 
-/** The view the page shows: which tasks (newest first). */
+/**
+ * The view the page shows: which tasks, in which order (`newest`: newest first, a page at a
+ * time; `manual`: the lists' manual order, whole), and the words searched for, if any.
+ */
 export interface Query {
+  readonly list: number | undefined
   readonly tag: string | undefined
   readonly status: TaskStatus | undefined
+  readonly order: 'newest' | 'manual'
+  readonly q: string | undefined
 }
 
-/** A live copy of the newest `limit` tasks of `query`. */
+/**
+ * A live copy of `query`'s tasks: the newest `limit` of them; or, with no limit (the manual
+ * order, a search), all of them, which the page puts in order.
+ */
 export interface Window {
   readonly live: LiveTasks
   readonly query: Query
-  readonly limit: number
+  readonly limit: number | undefined
 }
 
 /**
@@ -47,12 +56,17 @@ export class LiveWindows {
    * Reads a window of `query` and `limit`; once it has listed (or failed for good, e.g. a
    * filter the server refuses), it replaces the one shown and `ready` is called.
    */
-  open(client: TasklaneClient, query: Query, limit: number, ready: () => void): void {
+  open(client: TasklaneClient, query: Query, limit: number | undefined, ready: () => void): void {
     const dropped = this.#next
     this.#next = undefined
     dropped?.live.close()
-    const { tag, status } = query
-    const live = new LiveTasks(client, { tag, status, order: 'desc', limit })
+    const { list, tag, status } = query
+    const live = new LiveTasks(client, {
+      list,
+      tag,
+      status,
+      ...(limit === undefined ? {} : { order: 'desc' as const, limit }),
+    })
     const window = { live, query, limit }
     this.#next = window
     live.subscribe(() => {

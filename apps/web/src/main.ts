@@ -7,8 +7,12 @@ import {
   type TaskPatch,
 } from '@tasklane/client'
 import { ui } from './dom.js'
+import { describeEdit } from './edit-words.js'
 import { FieldError } from './field-error.js'
-import { LiveWindows, type Query } from './live-window.js'
+import { HelpOverlay } from './help-overlay.js'
+import { ListSwitcher } from './list-switcher.js'
+import { LiveWindows, type Query, type Window } from './live-window.js'
+import { byPosition, keyboardMove, standing } from './manual-order.js'
 import {
   connectionProblem,
   messageOf,
@@ -20,8 +24,11 @@ import {
 import { type Intent, OwnWrites } from './own-writes.js'
 import { pageOf, windowLimit } from './page-window.js'
 import { beforeOf, newestPage, nextPage, type Pager, pageNumber, previousPage } from './paging.js'
-import { type Outcome, send } from './task-actions.js'
+import { type Place, PlanningApi } from './planning-api.js'
+import { listenForShortcuts } from './shortcuts.js'
+import { type Outcome, send, sendMove } from './task-actions.js'
 import { describeList, describeRange, TaskList } from './task-list.js'
+import { TaskSearch } from './task-search.js'
 import { savedToken, saveToken } from './token.js'
 import { UndoNotice } from './undo-notice.js'
 
@@ -30,8 +37,19 @@ const clientWith = (token: string | undefined): TasklaneClient =>
   createClient({ baseUrl: location.origin, ...(token === undefined ? {} : { token }) })
 
 let client = clientWith(savedToken())
+const planning = new PlanningApi(savedToken)
 /** The filters asked for (the window shown may still be the previous filters' one). */
-let query: Query = { tag: undefined, status: undefined }
+let query: Query = {
+  list: undefined,
+  tag: undefined,
+  status: undefined,
+  order: 'newest',
+  q: undefined,
+}
+/** Tasks whose move is being sent. */
+const moving = new Set<number>()
+/** The lists were read with the credential in use (only once a listing succeeded: no 401 twice). */
+let listsRead = false
 let pager: Pager = newestPage()
 /** The tasks the page shows now, newest first. */
 let shown: readonly Task[] = []
@@ -45,10 +63,26 @@ const own = new OwnWrites()
 /** What happened to a row's last change, shown in the row until its next one. */
 const notices = new Map<number, string>()
 const windows = new LiveWindows(() => render())
-const list = new TaskList(ui.list, { toggle, edit, remove, filterByTag }, ui.tasksHeading)
+const list = new TaskList(
+  ui.list,
+  { toggle, edit, remove, filterByTag, drop: (task, place) => move(task, place) },
+  ui.tasksHeading,
+  planning,
+)
+const lists = new ListSwitcher(ui.listSwitcher, ui.listsState, (chosen) => {
+  query = { ...query, list: chosen }
+  go(newestPage(), { filtered: true })
+})
+const help = new HelpOverlay(ui.help, ui.helpClose)
+const search = new TaskSearch(planning, (error) => {
+  render()
+  if (error === undefined) announce(ui.listState.textContent ?? '')
+  else if (needsToken(error)) askForToken(error)
+  else ui.listNotice.textContent = `Could not search: ${messageOf(error)}`
+})
 const undo = new UndoNotice(ui.undo, ui.undoText, ui.undoButton, restore, ui.tasksHeading, announce)
 /** The create form's fields, each with its message beside it. */
-const createFields: Record<TextField, FieldError> = {
+const createFields: Partial<Record<TextField, FieldError>> = {
   name: new FieldError(ui.createName, ui.createNameError),
   tag: new FieldError(ui.createTag, ui.createTagError),
 }
@@ -58,8 +92,20 @@ function announce(text: string): void {
   ui.announcer.textContent = text
 }
 
-const busyOf = (intent: Intent | undefined) =>
-  intent === undefined ? undefined : intent === 'deleting' ? 'deleting' : 'saving'
+const busyOf = (id: number, intent: Intent | undefined) =>
+  intent === undefined
+    ? undefined
+    : intent === 'deleting'
+      ? 'deleting'
+      : moving.has(id)
+        ? 'moving'
+        : 'saving'
+
+/** The list's heading says its order: newest first, the manual order, or a search. */
+function headingOf({ order, q }: Query): string {
+  if (q !== undefined) return 'Tasks found'
+  return order === 'manual' ? 'Tasks, in my order' : 'Tasks, newest first'
+}
 
 /** Shows the window's page: its rows, the pager, the list's state; reads a deeper window when needed. */
 function render(): void {
@@ -70,8 +116,11 @@ function render(): void {
   ui.newest.disabled = ui.previous.disabled = first || windows.loading
   ui.next.disabled = true
   if (window === undefined) return
+  // A whole view (the manual order, a search) has no pages.
+  for (const button of [ui.newest, ui.previous, ui.next]) button.hidden = window.limit === undefined
   const { live, query: windowQuery, limit } = window
-  const { tag, status } = windowQuery
+  const { tag, status, list: listId } = windowQuery
+  ui.tasksHeading.textContent = headingOf(windowQuery)
   if (live.closed) {
     shown = []
     ui.pageRange.textContent = ''
@@ -83,7 +132,13 @@ function render(): void {
     return
   }
   const matches = (task: Task) =>
-    (tag === undefined || task.tag === tag) && (status === undefined || task.status === status)
+    (tag === undefined || task.tag === tag) &&
+    (status === undefined || task.status === status) &&
+    (listId === undefined || task.listId === listId)
+  if (limit === undefined) {
+    renderWhole(window, matches)
+    return
+  }
   const full = live.tasks.length >= limit
   const page = pageOf(own.apply(live.tasks, matches), {
     before: beforeOf(pager),
@@ -92,13 +147,7 @@ function render(): void {
     newestSeen,
   })
   shown = page.tasks
-  list.render(
-    shown.map((task) => ({
-      task,
-      busy: busyOf(own.inFlight(task.id)),
-      notice: notices.get(task.id),
-    })),
-  )
+  renderRows(false)
   announceNew(live.tasks)
   ui.next.disabled = !page.hasNext || windows.loading
   ui.pageRange.textContent = describeRange({
@@ -113,6 +162,35 @@ function render(): void {
     windows.open(client, windowQuery, page.grow, render)
 }
 
+/** The rows of the tasks shown. */
+function renderRows(reorderable: boolean): void {
+  list.render(
+    shown.map((task) => ({
+      task,
+      busy: busyOf(task.id, own.inFlight(task.id)),
+      notice: notices.get(task.id),
+      reorderable,
+    })),
+  )
+}
+
+/** A whole view (the manual order, a search): every task of it, no pages. */
+function renderWhole({ live, query: windowQuery }: Window, matches: (task: Task) => boolean): void {
+  const { tag, status, q, order } = windowQuery
+  const tasks = own.apply(live.tasks, matches)
+  shown = q === undefined ? tasks.sort(byPosition) : search.ordered(tasks, windowQuery)
+  renderRows(order === 'manual' && q === undefined)
+  announceNew(live.tasks)
+  ui.pageRange.textContent = describeRange({ offset: 0, shown: shown.length, hasNext: false })
+  const searching = search.pending(windowQuery)
+  ui.listState.textContent =
+    windows.loading || searching
+      ? searching
+        ? 'Searching…'
+        : 'Loading tasks…'
+      : describeList({ shown: shown.length, tag, status, unseen: 0, first: true, q })
+}
+
 /** Says when the live list is not connected (it reconnects by itself meanwhile). */
 function renderConnection(): void {
   const { error } = windows
@@ -123,11 +201,14 @@ function renderConnection(): void {
 /** Announces the tasks that someone else created since the last look. */
 function announceNew(tasks: readonly Task[]): void {
   const fresh = tasks.filter((task) => task.id > announcedUpTo && !created.has(task.id))
-  announcedUpTo = Math.max(announcedUpTo, tasks[0]?.id ?? 0)
+  announcedUpTo = Math.max(announcedUpTo, newestOf(tasks))
   const [one] = fresh
   if (fresh.length > 1) announce(`${fresh.length} new tasks.`)
   else if (one !== undefined) announce(`New task: ${one.name}`)
 }
+
+/** The highest id among `tasks` (0 for none): the newest. */
+const newestOf = (tasks: readonly Task[]) => tasks.reduce((max, task) => Math.max(max, task.id), 0)
 
 /** The server wants a token: ask for it. */
 function askForToken(error: unknown): void {
@@ -149,9 +230,13 @@ function go(to: Pager, { focus = true, filtered = false } = {}): void {
   const window = windows.current
   if (pageNumber(pager) === 1 && pageNumber(to) > 1) newestSeen = window?.live.tasks[0]?.id ?? 0
   const arrive = () => {
-    if (filtered) announcedUpTo = windows.current?.live.tasks[0]?.id ?? 0
+    if (filtered) announcedUpTo = newestOf(windows.current?.live.tasks ?? [])
     pager = to
     render()
+    if (!listsRead && windows.current?.live.closed === false) {
+      listsRead = true
+      void lists.load(client)
+    }
     document.documentElement.dataset.ready = 'true'
     // A failed listing leaves the focus where it is (in the token's field, when one is asked for).
     if (!focus || windows.current?.live.closed) return
@@ -159,8 +244,14 @@ function go(to: Pager, { focus = true, filtered = false } = {}): void {
     const range = ui.pageRange.textContent
     announce(range === '' ? `${ui.listState.textContent}` : `${range}. ${ui.listState.textContent}`)
   }
-  const limit = windowLimit(window?.live.tasks ?? [], beforeOf(to))
-  if (!filtered && window !== undefined && !window.live.closed && window.limit >= limit) {
+  // The manual order and a search show the whole view, in their order: no pages.
+  const whole = query.order === 'manual' || query.q !== undefined
+  const limit = whole ? undefined : windowLimit(window?.live.tasks ?? [], beforeOf(to))
+  // New words or filters: the search (if any) asked again, of the view as it is now asked.
+  if (filtered) search.run(query)
+  const deepEnough =
+    limit === undefined ? window?.limit === undefined : (window?.limit ?? 0) >= limit
+  if (!filtered && window !== undefined && !window.live.closed && deepEnough) {
     arrive()
     return
   }
@@ -211,17 +302,8 @@ function toggle(task: Task, done: boolean): void {
   render()
 }
 
-/** What an edit did, in words: `Renamed task #7 to “Ship it”. Removed its tag.` */
-function describeEdit(task: Task, patch: TaskPatch): string {
-  const said = []
-  if (patch.name !== undefined) said.push(`Renamed task #${task.id} to “${patch.name}”.`)
-  if (patch.tag === null) said.push(`Removed the tag of task #${task.id}.`)
-  else if (patch.tag !== undefined) said.push(`Tagged task #${task.id} “${patch.tag}”.`)
-  return said.join(' ')
-}
-
 /**
- * Saves a new name or tag (an emptied tag is removed); a refusal or no answer stays in the
+ * Saves a new name, tag, notes, due or priority (emptied: removed); a refusal or no answer stays in the
  * editor, with what was typed, the refusal in words beside its field.
  */
 async function edit(task: Task, patch: TaskPatch): Promise<Refusal | undefined> {
@@ -229,10 +311,53 @@ async function edit(task: Task, patch: TaskPatch): Promise<Refusal | undefined> 
   const outcome = await send(client, task, patch)
   if (outcome.kind === 'failed') {
     if (outcome.status !== 400) return { field: undefined, text: outcome.message }
-    return refusalOf(outcome.message, { name: patch.name, tag: patch.tag ?? undefined })
+    return refusalOf(outcome.message, {
+      name: patch.name,
+      tag: patch.tag ?? undefined,
+      notes: patch.notes ?? undefined,
+    })
   }
   settle(task, outcome, () => announce(describeEdit(task, patch)))
   return undefined
+}
+
+/**
+ * Moves `task` in its list's manual order (Alt+↑/↓, drag and drop), if it is still at the
+ * version shown; says where it went through the live region once the server has answered.
+ */
+function move(task: Task, place: Place): void {
+  if (own.inFlight(task.id) !== undefined || !reorderable()) return
+  notices.delete(task.id)
+  moving.add(task.id)
+  own.begin(task.id, task)
+  void sendMove(client, planning, task, place).then((outcome) => {
+    moving.delete(task.id)
+    settle(task, outcome, () => {
+      render()
+      const beside = shown.find((t) => t.id === ('before' in place ? place.before : place.after))
+      const where = `${'before' in place ? 'before' : 'after'} “${beside?.name ?? 'the task'}”`
+      announce(`Moved “${task.name}” ${where}: ${standing(shown, task)} in its list.`)
+    })
+  })
+  render()
+}
+
+/** The list shown is in the manual order, unsearched; else says how to get there. */
+function reorderable(): boolean {
+  const view = windows.current?.query
+  if (view?.order === 'manual' && view.q === undefined) return true
+  announce('Choose “My order” (and no search) to move tasks.')
+  return false
+}
+
+/** Alt+↑/↓ on a task: it trades places with the task shown above or below it. */
+function moveFocused(direction: 'up' | 'down'): void {
+  const task = list.focusedTask
+  if (task === undefined || !reorderable()) return
+  const step = keyboardMove(shown, task, direction)
+  if (step.kind === 'edge')
+    announce(`“${task.name}” is already ${direction === 'up' ? 'first' : 'last'} in its list.`)
+  else move(task, step.place)
 }
 
 function remove(task: Task): void {
@@ -252,7 +377,11 @@ function remove(task: Task): void {
 async function restore(task: Task): Promise<string> {
   const again: NewTask = {
     name: task.name,
+    listId: task.listId,
+    priority: task.priority,
     ...(task.tag === undefined ? {} : { tag: task.tag }),
+    ...(task.notes === undefined ? {} : { notes: task.notes }),
+    ...(task.due === undefined ? {} : { due: task.due }),
     ...(task.status === 'done' ? { status: 'done' as const } : {}),
   }
   try {
@@ -274,7 +403,7 @@ function filterByTag(tag: string): void {
 /** Clears what the create form said of the last task sent. */
 function clearCreateMessages(): void {
   ui.createError.textContent = ''
-  for (const field of Object.values(createFields)) field.clear()
+  for (const field of Object.values(createFields)) field?.clear()
 }
 
 ui.createForm.addEventListener('submit', async (event) => {
@@ -282,7 +411,12 @@ ui.createForm.addEventListener('submit', async (event) => {
   clearCreateMessages()
   const name = ui.createName.value
   const newTag = ui.createTag.value
-  const task: NewTask = newTag === '' ? { name } : { name, tag: newTag }
+  const listId = lists.chosen
+  const task: NewTask = {
+    name,
+    ...(newTag === '' ? {} : { tag: newTag }),
+    ...(listId === undefined ? {} : { listId }),
+  }
   try {
     const made = await client.createTask(task)
     created.add(made.id)
@@ -301,10 +435,11 @@ ui.createForm.addEventListener('submit', async (event) => {
       isApiError(error) && error.status === 400
         ? refusalOf(error.message, { name, tag: newTag })
         : { field: undefined, text: messageOf(error) }
-    if (refusal.field === undefined) ui.createError.textContent = refusal.text
+    const beside = refusal.field === undefined ? undefined : createFields[refusal.field]
+    if (beside === undefined) ui.createError.textContent = refusal.text
     else {
-      createFields[refusal.field].show(refusal.text)
-      createFields[refusal.field].input.focus()
+      beside.show(refusal.text)
+      beside.input.focus()
       return
     }
   }
@@ -315,8 +450,10 @@ ui.createForm.addEventListener('submit', async (event) => {
 function filterFromForm(options: { focus: boolean }): void {
   const status = ui.statuses.find((radio) => radio.checked)?.value
   query = {
+    ...query,
     tag: ui.filterTag.value === '' ? undefined : ui.filterTag.value,
     status: status === 'open' || status === 'done' ? status : undefined,
+    order: ui.order.value === 'manual' ? 'manual' : 'newest',
   }
   go(newestPage(), { ...options, filtered: true })
 }
@@ -330,9 +467,30 @@ ui.filterForm.addEventListener('submit', (event) => {
 for (const radio of ui.statuses)
   radio.addEventListener('change', () => filterFromForm({ focus: false }))
 
+ui.order.addEventListener('change', () => filterFromForm({ focus: false }))
+
 ui.filterClear.addEventListener('click', () => {
   ui.filterForm.reset()
+  ui.searchInput.value = ''
+  query = { ...query, q: undefined }
   filterFromForm({ focus: true })
+})
+
+/** The search box's words: the tasks found show, in the server's order; none, the whole view. */
+function searchFor(words: string): void {
+  const q = words.trim() === '' ? undefined : words.trim()
+  if (q === query.q) return
+  query = { ...query, q }
+  go(newestPage(), { filtered: true })
+}
+
+ui.searchForm.addEventListener('submit', (event) => {
+  event.preventDefault()
+  searchFor(ui.searchInput.value)
+})
+// Emptied (Escape in the box, or its clear button): the whole view again.
+ui.searchInput.addEventListener('input', () => {
+  if (ui.searchInput.value === '' && query.q !== undefined) searchFor('')
 })
 
 ui.tokenForm.addEventListener('submit', (event) => {
@@ -341,8 +499,24 @@ ui.tokenForm.addEventListener('submit', (event) => {
   client = clientWith(savedToken())
   ui.tokenInput.value = ''
   ui.tokenSection.hidden = true
+  listsRead = false
   go(newestPage(), { filtered: true })
 })
+
+ui.helpOpen.addEventListener('click', () => help.open())
+listenForShortcuts(
+  {
+    step: (step) => list.focusRow(step),
+    toggle: () => {
+      const task = list.focusedTask
+      if (task !== undefined) toggle(task, task.status !== 'done')
+    },
+    edit: () => list.focusedRow?.edit(edit, planning),
+    move: moveFocused,
+    help: () => help.open(),
+  },
+  ui.help,
+)
 
 ui.newest.addEventListener('click', () => go(newestPage()))
 ui.previous.addEventListener('click', () => go(previousPage(pager)))
@@ -353,4 +527,6 @@ ui.next.addEventListener('click', () => {
 
 // LiveTasks retries a listing that fails to reach the server without a word: this line says so.
 setInterval(renderConnection, 1000)
+// A due in words ("tomorrow", "3 days overdue") changes with the clock: said again each minute.
+setInterval(render, 60_000)
 go(newestPage(), { focus: false, filtered: true })

@@ -16,8 +16,8 @@ export function connectionProblem(error: unknown): string {
   return `Live updates paused: ${why} Retrying…`
 }
 
-/** The fields of a task that a person types. */
-export type TextField = 'name' | 'tag'
+/** The fields of a task that a person types or picks. */
+export type TextField = 'name' | 'tag' | 'notes' | 'due' | 'priority'
 
 /** A refusal of what was typed, in words, and the field it is about (none: the form's). */
 export interface Refusal {
@@ -33,16 +33,18 @@ export interface Refusal {
  * length.
  */
 export function refusalOf(message: string, typed: Partial<Record<TextField, string>>): Refusal {
-  const named = /^Field "(name|tag)" (.*)$/.exec(message)
+  const named = /^Field "(name|tag|notes|due|priority)" (.*)$/.exec(message)
   if (named === null) return { field: undefined, text: message }
   const field = named[1] as TextField
   const rule = named[2] as string
-  const what = field === 'name' ? 'The name' : 'The tag'
+  // The due and the priority are picked, not typed: the server's words, beside the field.
+  if (field === 'due' || field === 'priority') return { field, text: message }
+  const what = field === 'name' ? 'The name' : field === 'tag' ? 'The tag' : 'The notes'
   if (/^(is required|must be at least 1 character|must contain at least one)/.test(rule)) {
     const text =
       field === 'name'
         ? 'Give the task a name.'
-        : 'Give the tag a letter or another visible character, or leave it empty.'
+        : `Give the ${field} a letter or another visible character, or leave ${field === 'tag' ? 'it' : 'them'} empty.`
     return { field, text }
   }
   const longest = /^must be at most (\d+) characters long\.$/.exec(rule)?.[1]

@@ -1,5 +1,6 @@
 import { isApiError, type Task, type TasklaneClient, type TaskPatch } from '@tasklane/client'
 import { messageOf, needsToken } from './messages.js'
+import type { Place, PlanningApi } from './planning-api.js'
 
 /** How a change the page sent ended. */
 export type Outcome =
@@ -35,19 +36,38 @@ export async function send(
     }
     return { kind: 'saved', task: await client.updateTask(task.id, change, { ifMatch }) }
   } catch (error) {
-    if (needsToken(error)) return { kind: 'token', error }
-    if (isApiError(error) && error.status === 404) return { kind: 'gone', message: error.message }
-    if (!isApiError(error) || error.status !== 412) {
-      const status = isApiError(error) ? error.status : undefined
-      return { kind: 'failed', message: messageOf(error), status }
-    }
-    // The 412 names the current version only: the row is to show the task itself.
-    try {
-      return { kind: 'conflict', message: error.message, current: await client.getTask(task.id) }
-    } catch (reading) {
-      if (isApiError(reading) && reading.status === 404)
-        return { kind: 'gone', message: reading.message }
-      return { kind: 'conflict', message: error.message, current: undefined }
-    }
+    return outcomeOf(client, task, error)
+  }
+}
+
+/** Moves `task` in its list's manual order (POST /tasks/{id}/move), with If-Match as `send`. */
+export async function sendMove(
+  client: TasklaneClient,
+  planning: PlanningApi,
+  task: Task,
+  place: Place,
+): Promise<Outcome> {
+  try {
+    return { kind: 'saved', task: await planning.move(task, place) }
+  } catch (error) {
+    return outcomeOf(client, task, error)
+  }
+}
+
+/** How a refused or unanswered change of `task` ended (a 412 reads the task as it is now). */
+async function outcomeOf(client: TasklaneClient, task: Task, error: unknown): Promise<Outcome> {
+  if (needsToken(error)) return { kind: 'token', error }
+  if (isApiError(error) && error.status === 404) return { kind: 'gone', message: error.message }
+  if (!isApiError(error) || error.status !== 412) {
+    const status = isApiError(error) ? error.status : undefined
+    return { kind: 'failed', message: messageOf(error), status }
+  }
+  // The 412 names the current version only: the row is to show the task itself.
+  try {
+    return { kind: 'conflict', message: error.message, current: await client.getTask(task.id) }
+  } catch (reading) {
+    if (isApiError(reading) && reading.status === 404)
+      return { kind: 'gone', message: reading.message }
+    return { kind: 'conflict', message: error.message, current: undefined }
   }
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { CHROMIUM_LAUNCH, checkChromium } from '@tasklane/testing/chromium'
-import { type Browser, chromium, type Page } from 'playwright-core'
+import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core'
 
 /** Without Chromium: skipped with one loud line, or a failure under TASKLANE_REQUIRE_ALL=1. */
 export const hasChromium = checkChromium()
@@ -15,10 +15,22 @@ export interface OpenPage {
   readonly errors: string[]
 }
 
+/** How a tab is opened: its context's options (time zone, color scheme, size), and a clock. */
+export interface PageOptions {
+  readonly context?: BrowserContextOptions
+  /** The page's Date stands at this instant (timers still run): due dates said in words. */
+  readonly fixedTime?: Date
+}
+
 /** Opens the page at `url` in a tab of its own (its own sessionStorage) once it has loaded its tasks. */
-export async function openPage(browser: Browser, url: string): Promise<OpenPage> {
-  const context = await browser.newContext()
+export async function openPage(
+  browser: Browser,
+  url: string,
+  options: PageOptions = {},
+): Promise<OpenPage> {
+  const context = await browser.newContext(options.context)
   const page = await context.newPage()
+  if (options.fixedTime !== undefined) await page.clock.setFixedTime(options.fixedTime)
   const errors: string[] = []
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(`console: ${message.text()}`)

@@ -7,7 +7,15 @@ export class Api {
   constructor(readonly url: string) {}
 
   /** Creates a task: 201. */
-  async create(task: { name: string; tag?: string; status?: 'open' | 'done' }): Promise<Task> {
+  async create(task: {
+    name: string
+    tag?: string
+    status?: 'open' | 'done'
+    notes?: string
+    due?: string
+    priority?: number
+    listId?: number
+  }): Promise<Task> {
     const response = await fetch(`${this.url}/task`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

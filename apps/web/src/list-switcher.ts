@@ -1,0 +1,69 @@
+import type { List, TasklaneClient } from '@tasklane/client'
+import { messageOf } from './messages.js'
+
+/**
+ * The lists beside the tasks (GET /lists): a button for every list, and "All lists" first;
+ * the chosen one is `aria-current`. Choosing one calls `chose` with its id (undefined: all).
+ */
+export class ListSwitcher {
+  #lists: readonly List[] = []
+  #chosen: number | undefined
+
+  constructor(
+    readonly into: HTMLUListElement,
+    readonly state: HTMLElement,
+    readonly chose: (list: number | undefined) => void,
+  ) {
+    into.addEventListener('click', (event) => {
+      const button = (event.target as HTMLElement).closest<HTMLButtonElement>('button[data-list]')
+      if (button === null) return
+      const list = button.dataset.list === '' ? undefined : Number(button.dataset.list)
+      this.#chosen = list
+      this.#render()
+      chose(list)
+    })
+  }
+
+  /** The list chosen (undefined: all of them). */
+  get chosen(): number | undefined {
+    return this.#chosen
+  }
+
+  /** The name of list `id`, if it is known. */
+  nameOf(id: number | undefined): string | undefined {
+    return this.#lists.find((list) => list.id === id)?.name
+  }
+
+  /** Reads the lists the caller can read, and shows them. */
+  async load(client: TasklaneClient): Promise<void> {
+    try {
+      this.#lists = await client.listLists()
+      this.state.textContent = ''
+    } catch (error) {
+      this.#lists = []
+      this.state.textContent = `Could not read the lists: ${messageOf(error)}`
+    }
+    this.#render()
+  }
+
+  #render(): void {
+    const entries: { id: number | undefined; name: string }[] = [
+      { id: undefined, name: 'All lists' },
+      ...this.#lists,
+    ]
+    this.into.replaceChildren(
+      ...entries.map(({ id, name }) => {
+        const item = document.createElement('li')
+        const button = Object.assign(document.createElement('button'), {
+          type: 'button',
+          className: 'list-choice',
+          textContent: name,
+        })
+        button.dataset.list = id === undefined ? '' : String(id)
+        if (id === this.#chosen) button.setAttribute('aria-current', 'true')
+        item.append(button)
+        return item
+      }),
+    )
+  }
+}
