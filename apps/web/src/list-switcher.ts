@@ -8,6 +8,8 @@ import { messageOf } from './messages.js'
 export class ListSwitcher {
   #lists: readonly List[] = []
   #chosen: number | undefined
+  /** The lists were read with the credential in use (only once a listing succeeded: no 401 twice). */
+  #read = false
 
   constructor(
     readonly into: HTMLUListElement,
@@ -32,6 +34,18 @@ export class ListSwitcher {
   /** The name of list `id`, if it is known. */
   nameOf(id: number | undefined): string | undefined {
     return this.#lists.find((list) => list.id === id)?.name
+  }
+
+  /** Reads the lists (as `load`), unless they were read already with the credential in use. */
+  loadOnce(client: TasklaneClient): void {
+    if (this.#read) return
+    this.#read = true
+    void this.load(client)
+  }
+
+  /** Another credential is in use: the next `loadOnce` reads the lists again. */
+  forget(): void {
+    this.#read = false
   }
 
   /** Reads the lists the caller can read, and shows them. */
