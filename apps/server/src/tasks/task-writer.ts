@@ -1,4 +1,3 @@
-import type { Task } from '@tasklane/contract'
 import { ShuttingDownError, WriteQueueFullError } from '../domain/domain-errors.js'
 import { KeysInFlight } from '../domain/keys-in-flight.js'
 import type { Log } from '../domain/log.js'
