@@ -1,4 +1,4 @@
-// A task's name and tag as the contract allows them (packages/contract/src/task.ts), checked
+// A task's name, tag and notes as the contract allows them (packages/contract/src/task.ts), checked
 // before any request so that `tasklane add ""` is a usage error (exit status 2) rather than
 // a request answered by a 400. The CLI depends on the client alone, not on the contract and its
 // TypeBox, so the rule is written again here; test/task-text.unit.test.ts holds it to the
@@ -19,6 +19,8 @@ function textPattern(max: number): RegExp {
 export interface TextRule {
   /** How a message names it: `name`, `tag`. */
   readonly field: string
+  /** True when the field's name is a plural (`notes`): "the notes are". */
+  readonly plural?: boolean
   /** The most code points it may have. */
   readonly max: number
   readonly pattern: RegExp
@@ -26,6 +28,12 @@ export interface TextRule {
 
 export const TASK_NAME: TextRule = { field: 'name', max: 200, pattern: textPattern(200) }
 export const TASK_TAG: TextRule = { field: 'tag', max: 64, pattern: textPattern(64) }
+export const TASK_NOTES: TextRule = {
+  field: 'notes',
+  plural: true,
+  max: 10_000,
+  pattern: textPattern(10_000),
+}
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 
@@ -35,6 +43,9 @@ export function textProblem(rule: TextRule, value: string): string | undefined {
   if (value.includes('\u0000')) return 'must not contain the NUL character (U+0000)'
   if (LONE_SURROGATE.test(value)) return 'must not contain an unpaired surrogate'
   const length = [...value].length
-  if (length > rule.max) return `is ${length} characters long, over the ${rule.max} it may have`
+  if (length > rule.max) {
+    const [verb, pronoun] = rule.plural ? ['are', 'they'] : ['is', 'it']
+    return `${verb} ${length} characters long, over the ${rule.max} ${pronoun} may have`
+  }
   return 'must have at least one visible character'
 }

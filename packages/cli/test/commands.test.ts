@@ -20,26 +20,34 @@ describe('tasklane add, get and list', () => {
     expect(added).toMatchObject({ status: 0, stderr: '' })
     expect(JSON.parse(added.stdout)).toEqual({
       id: 1,
+      listId: 1,
       name: 'Write docs',
       tag: 'docs',
       status: 'open',
+      priority: 0,
+      position: expect.any(String),
       version: 1,
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      createdBy: 'local',
       updatedAt: expect.any(String),
+      updatedBy: 'local',
     })
   })
 
   it('prints a table when stdout is not a terminal and --json is not given', async () => {
     const added = await tasklaneInProcess(['add', 'Ship 🚀 任务'], env)
     expect(added.status).toBe(0)
-    expect(added.stdout).toBe('ID  STATUS  NAME          TAG\n 2  open    Ship 🚀 任务\n')
+    expect(added.stdout).toBe(
+      'ID  STATUS  PRIORITY  DUE  NAME          TAG\n 2  open                   Ship 🚀 任务\n',
+    )
   })
 
   it('gets a task by id, as a table and as JSON', async () => {
     const table = await tasklaneInProcess(['get', '1'], env)
     expect(table).toEqual({
       status: 0,
-      stdout: 'ID  STATUS  NAME        TAG\n 1  open    Write docs  docs\n',
+      stdout:
+        'ID  STATUS  PRIORITY  DUE  NAME        TAG\n 1  open                   Write docs  docs\n',
       stderr: '',
     })
     const json = await tasklaneInProcess(['get', '2', '--json'], env)
@@ -70,7 +78,9 @@ describe('tasklane add, get and list', () => {
     expect(none.stdout).toBe('No tasks.\n')
     const table = await tasklaneInProcess(['list', '--tag', 'docs'], env)
     expect(table.stdout).toBe(
-      'ID  STATUS  NAME        TAG\n 1  open    Write docs  docs\n 3  open    Review      docs\n',
+      'ID  STATUS  PRIORITY  DUE  NAME        TAG\n' +
+        ' 1  open                   Write docs  docs\n' +
+        ' 3  open                   Review      docs\n',
     )
   })
 
@@ -181,7 +191,7 @@ describe('tasklane export', () => {
       listed.filter((task: { tag?: string }) => task.tag === 'docs'),
     )
     expect(lines[0]).toMatch(
-      /^\{"id":1,"name":"Write docs","tag":"docs","status":"open","version":1,/,
+      /^\{"id":1,"listId":1,"name":"Write docs","tag":"docs","status":"open","priority":0,/,
     )
   })
 })

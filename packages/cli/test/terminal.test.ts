@@ -37,9 +37,9 @@ describe.runIf(hasTmux)('tasklane in a terminal (a tmux pseudo-terminal)', () =>
     const { screen, status } = await terminal.run(cli('list'), 80)
     expect(status).toBe(0)
     const table = screen.slice(screen.findIndex((line) => line.startsWith('ID  STATUS')))
-    expect(table[0]).toMatch(/^ID {2}STATUS {2}NAME {2,}TAG$/)
-    expect(table[1]).toMatch(/^ 1 {2}done {4}Write docs {2,}docs$/)
-    expect(table[2]).toMatch(/^ 2 {2}open {4}A long name that goes on .*… {2}long$/)
+    expect(table[0]).toMatch(/^ID {2}STATUS {2}PRIORITY {2}DUE {2}NAME {2,}TAG$/)
+    expect(table[1]).toMatch(/^ 1 {2}done {19}Write docs {2,}docs$/)
+    expect(table[2]).toMatch(/^ 2 {2}open {19}A long name that goes on .*… {2}long$/)
     expect(table).toHaveLength(3)
     for (const line of table) expect(line.length).toBeLessThanOrEqual(80)
     // Off a terminal the same name is printed in full.
@@ -73,11 +73,13 @@ describe.runIf(hasTmux)('tasklane in a terminal (a tmux pseudo-terminal)', () =>
 
   it('shows no progress line when the tasks themselves go to the terminal', async () => {
     // Wide enough that no task's line wraps.
-    const { screen, status } = await terminal.run(cli('export', '--tag', 'docs'), 250)
+    const { screen, status } = await terminal.run(cli('export', '--tag', 'docs'), 400)
     expect(status).toBe(0)
     // Drawn on the same screen, the progress line would run into the first task's line.
     expect(screen.filter((line) => line !== '' && !line.startsWith('env '))).toEqual([
-      expect.stringMatching(/^\{"id":1,"name":"Write docs","tag":"docs","status":"done",/),
+      expect.stringMatching(
+        /^\{"id":1,"listId":1,"name":"Write docs","tag":"docs","status":"done","priority":0,/,
+      ),
     ])
   })
 })

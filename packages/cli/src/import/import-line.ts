@@ -6,13 +6,23 @@ import { describeJsonError } from './json-error.js'
 export type ImportLine = { readonly body: Record<string, unknown> } | { readonly error: string }
 
 /** What a task as `tasklane export` prints it holds that only the server may set. */
-const SERVER_FIELDS = ['id', 'version', 'createdAt', 'updatedAt']
+const SERVER_FIELDS = [
+  'id',
+  'version',
+  'createdAt',
+  'createdBy',
+  'updatedAt',
+  'updatedBy',
+  'completedAt',
+  'position',
+]
 
 /**
  * The body of the task that line `text` describes: a new task `{name, tag?}` as is, or a
- * task as `tasklane export` prints it without its `id`, `version`, `createdAt` and
- * `updatedAt` (the server gives new ones). The server checks the rest, so that it refuses a
- * bad line with its own message.
+ * task as `tasklane export` prints it without what the server sets (`id`, `version`, the
+ * times and actors of its creation and last change, `completedAt`, `position`): the server
+ * gives new ones, a task goes last in its list, and its notes, due and priority come along.
+ * The server checks the rest, so that it refuses a bad line with its own message.
  */
 export function parseImportLine(text: string): ImportLine {
   let value: unknown
