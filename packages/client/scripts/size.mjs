@@ -16,7 +16,7 @@ import { build } from 'esbuild'
  * access tokens, me(), the `list` filter, the feed's reset, a token asked again after a
  * 401) took it from 5392 B to 6052 B; planning and history (moveTask, sort and the planning
  * filters, pages that follow whatever the Link names, taskHistory and history()) took it to
- * 6360 B, within the room 6400 left for them.
+ * 6363 B, within the room 6400 left for them.
  */
 export const BUDGET = 6400
 

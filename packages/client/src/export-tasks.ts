@@ -21,7 +21,8 @@ export async function* exportTasks(
   let settings: Required<RetryOptions> | undefined
   for (let retries = 0; ; retries++) {
     try {
-      const query = { ...listTasksQuery(undefined, call), [cursor]: position }
+      // Always in id order, even for a caller that names a sort: it resumes after an id.
+      const query = { ...listTasksQuery(undefined, call), sort: undefined, [cursor]: position }
       const url = transport.url(LIST_PATH, query)
       const records = transport.stream(
         { method: 'GET', path: LIST_PATH, query, accept: 'application/x-ndjson', options: call },

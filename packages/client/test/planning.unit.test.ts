@@ -80,6 +80,10 @@ describe('listTasks: sort and planning filters', () => {
     }
     expect(exported).toEqual([task(1)])
     expect(calls[0]?.url).toBe('http://h/tasks?priority=2&overdue=true&q=docs')
+    // A sort from JavaScript, which the types refuse, is not sent either.
+    const sorted = { sort: 'due', status: 'open' } as Parameters<typeof client.exportTasks>[0]
+    for await (const one of client.exportTasks(sorted)) exported.push(one)
+    expect(calls[1]?.url).toBe('http://h/tasks?status=open')
   })
 })
 
