@@ -15,13 +15,13 @@ export const listCommand = defineCommand({
   details:
     `Lists the first ${DEFAULT_LIMIT} matching tasks in id order (creation order), N with\n` +
     '--limit, every one with --all: its id, status, priority, due date, name and tag;\n' +
-    `--json prints whole tasks. When more than ${DEFAULT_LIMIT} match and neither is\n` +
-    'given, stderr says so. --sort due (undated tasks last), priority, position (the\n' +
-    "order 'tasklane move' sets) or updated; --order desc reverses it. Filters combine:\n" +
+    `--json prints whole tasks. When more than ${DEFAULT_LIMIT} match and neither is given,\n` +
+    'stderr says so. --sort due (undated tasks last), priority, position (the order\n' +
+    "'tasklane move' sets) or updated; --order desc reverses it. Filters combine:\n" +
     '--due-from and --due-to take days, counted in --tz; --q takes words that must each\n' +
-    'begin a word of the name or notes (see `tasklane search`). Pages in id order:\n' +
+    "begin a word of the name or notes (see 'tasklane search'). Pages in id order:\n" +
     '--after the last id shown, or with --desc --before the last id shown. For every\n' +
-    'task as NDJSON, streamed, see `tasklane export`.\n' +
+    "task as NDJSON, streamed, see 'tasklane export'.\n" +
     'On a terminal the table fits its width; elsewhere names are printed in full.',
   args: [],
   flags: {
