@@ -246,7 +246,7 @@ describe('tasklane history', () => {
     expect(table.status).toBe(0)
     const lines = table.stdout.trimEnd().split('\n')
     expect(lines[0]).toMatch(/^ *SEQ {2}AT +ACTOR {2}TYPE +CHANGES$/)
-    expect(lines.slice(1).map((line) => line.split(/ {2,}/)[3])).toEqual([
+    expect(lines.slice(1).map((line) => line.trim().split(/ {2,}/)[3])).toEqual([
       'deleted',
       'moved',
       'updated',

@@ -28,7 +28,10 @@ export const historyCommand = defineCommand({
   },
   async run(options, context) {
     const entries: HistoryEntry[] = []
-    for await (const entry of context.client.history(options.id, { signal: context.signal })) {
+    // Pages no larger than asked for (or the client's default, 100, for every entry).
+    const pageSize = options.limit === undefined ? undefined : Math.min(options.limit, 1000)
+    const walk = context.client.history(options.id, { pageSize, signal: context.signal })
+    for await (const entry of walk) {
       entries.push(entry)
       if (entries.length === options.limit) break
     }
