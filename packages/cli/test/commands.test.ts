@@ -37,14 +37,17 @@ describe('tasklane add, get and list', () => {
   it('prints a table when stdout is not a terminal and --json is not given', async () => {
     const added = await tasklaneInProcess(['add', 'Ship 🚀 任务'], env)
     expect(added.status).toBe(0)
-    expect(added.stdout).toBe('ID  STATUS  NAME          TAG\n 2  open    Ship 🚀 任务\n')
+    expect(added.stdout).toBe(
+      'ID  STATUS  PRIORITY  DUE  NAME          TAG\n 2  open                   Ship 🚀 任务\n',
+    )
   })
 
   it('gets a task by id, as a table and as JSON', async () => {
     const table = await tasklaneInProcess(['get', '1'], env)
     expect(table).toEqual({
       status: 0,
-      stdout: 'ID  STATUS  NAME        TAG\n 1  open    Write docs  docs\n',
+      stdout:
+        'ID  STATUS  PRIORITY  DUE  NAME        TAG\n 1  open                   Write docs  docs\n',
       stderr: '',
     })
     const json = await tasklaneInProcess(['get', '2', '--json'], env)
@@ -75,7 +78,9 @@ describe('tasklane add, get and list', () => {
     expect(none.stdout).toBe('No tasks.\n')
     const table = await tasklaneInProcess(['list', '--tag', 'docs'], env)
     expect(table.stdout).toBe(
-      'ID  STATUS  NAME        TAG\n 1  open    Write docs  docs\n 3  open    Review      docs\n',
+      'ID  STATUS  PRIORITY  DUE  NAME        TAG\n' +
+        ' 1  open                   Write docs  docs\n' +
+        ' 3  open                   Review      docs\n',
     )
   })
 

@@ -59,35 +59,63 @@ function task(fields: Pick<Task, 'id' | 'name'> & Partial<Task>): Task {
 
 describe('formatTable', () => {
   const tasks = [
-    task({ id: 1, name: 'Write docs', tag: 'docs', status: 'done' }),
+    task({
+      id: 1,
+      name: 'Write docs',
+      tag: 'docs',
+      status: 'done',
+      priority: 3,
+      due: '2026-12-01',
+    }),
     task({ id: 12, name: 'Ship it' }),
   ]
 
-  it('aligns the columns, ids to the right, a task without a tag with an empty cell', () => {
+  it('aligns the columns, ids to the right, a task without a tag, priority or due with empty cells', () => {
     expect(formatTable(tasks)).toBe(
-      'ID  STATUS  NAME        TAG\n 1  done    Write docs  docs\n12  open    Ship it\n',
+      'ID  STATUS  PRIORITY  DUE         NAME        TAG\n' +
+        ' 1  done    high      2026-12-01  Write docs  docs\n' +
+        '12  open                          Ship it\n',
     )
   })
 
+  it('names each priority, and shows a due moment as the server keeps it, offset and all', () => {
+    const planned = [1, 2, 3].map((priority) =>
+      task({ id: priority, name: 'x', priority, due: '2026-12-01T17:00:00+01:00' }),
+    )
+    expect(formatTable(planned)).toBe(
+      'ID  STATUS  PRIORITY  DUE                        NAME  TAG\n' +
+        ' 1  open    low       2026-12-01T17:00:00+01:00  x\n' +
+        ' 2  open    medium    2026-12-01T17:00:00+01:00  x\n' +
+        ' 3  open    high      2026-12-01T17:00:00+01:00  x\n',
+    )
+    // A priority the CLI has no word for, or a due that is no string, shows as it came, escaped.
+    const odd = task({ id: 4, name: 'y', priority: 9, due: '\u001b[2J' })
+    expect(formatTable([odd])).toContain(' 4  open    9         \\u001b[2J  y')
+  })
+
   it('fits a terminal width by cutting names, then tags, never the status', () => {
-    const long = [task({ id: 1, name: 'n'.repeat(100), tag: 't'.repeat(40) })]
-    const lines = formatTable(long, 60).trimEnd().split('\n')
-    for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(60)
-    expect(lines[1]).toMatch(/^ 1 {2}open {4}n+… {2}t+…$/)
+    const long = [task({ id: 1, name: 'n'.repeat(100), tag: 't'.repeat(40), priority: 2 })]
+    const lines = formatTable(long, 70).trimEnd().split('\n')
+    for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(70)
+    expect(lines[1]).toMatch(/^ 1 {2}open {4}medium {4} {3} {2}n+… {2}t+…$/)
     // Without a width nothing is cut.
     expect(formatTable(long)).toContain('n'.repeat(100))
   })
 
   it('escapes a status as it escapes names: a server may send anything', () => {
     const hostile = task({ id: 1, name: 'x', status: '\u001b[2J' as Task['status'] })
-    expect(formatTable([hostile])).toBe('ID  STATUS     NAME  TAG\n 1  \\u001b[2J  x\n')
+    expect(formatTable([hostile])).toBe(
+      'ID  STATUS     PRIORITY  DUE  NAME  TAG\n 1  \\u001b[2J                 x\n',
+    )
   })
 })
 
 describe('a task from a server older than the task lifecycle', () => {
   it('has an empty status cell, in the table and in a watch line', () => {
     const bare = { id: 3, name: 'Bare task' } as Task
-    expect(formatTable([bare])).toBe('ID  STATUS  NAME       TAG\n 3          Bare task\n')
+    expect(formatTable([bare])).toBe(
+      'ID  STATUS  PRIORITY  DUE  NAME       TAG\n 3                         Bare task\n',
+    )
     expect(formatEvent({ type: 'created', seq: 3, task: bare })).toBe('created  3    Bare task\n')
   })
 })
@@ -115,14 +143,23 @@ describe('an import line', () => {
     expect(parseImportLine('{"id":3,"name":"a"}')).toEqual({ body: { name: 'a' } })
     const exported = {
       id: 3,
+      listId: 2,
       name: 'a',
+      notes: 'n',
       status: 'done',
+      priority: 2,
+      due: '2026-12-01',
+      completedAt: 't',
+      position: 'a0',
       version: 4,
       createdAt: 't',
+      createdBy: 'alice',
       updatedAt: 't',
+      updatedBy: 'bob',
     }
+    // What the server sets goes; what a new task may have stays.
     expect(parseImportLine(JSON.stringify(exported))).toEqual({
-      body: { name: 'a', status: 'done' },
+      body: { listId: 2, name: 'a', notes: 'n', status: 'done', priority: 2, due: '2026-12-01' },
     })
     expect(parseImportLine('"name"')).toEqual({ error: 'is not a JSON object' })
     expect(parseImportLine('null')).toEqual({ error: 'is not a JSON object' })

@@ -41,7 +41,7 @@ describe('tasklane done and reopen', () => {
     const done = await tasklaneInProcess(['done', String(task.id)], env)
     expect(done).toEqual({
       status: 0,
-      stdout: `ID  STATUS  NAME       TAG\n${task.id.toString().padStart(2)}  done    Finish me  life\n`,
+      stdout: `ID  STATUS  PRIORITY  DUE  NAME       TAG\n${task.id.toString().padStart(2)}  done                   Finish me  life\n`,
       stderr: '',
     })
     expect(await client.getTask(task.id)).toMatchObject({ status: 'done', version: 2 })
@@ -77,7 +77,7 @@ describe('tasklane done and reopen', () => {
     ])
     expect(result.stdout).toMatch(
       new RegExp(
-        `^ID {2}STATUS.*\n *${first.id} {2}done {4}Before .*\n *${last.id} {2}done {4}After .*\n$`,
+        `^ID {2}STATUS.*\n *${first.id} {2}done {19}Before .*\n *${last.id} {2}done {19}After .*\n$`,
       ),
     )
     expect((await client.getTask(last.id)).status).toBe('done')
@@ -117,7 +117,9 @@ describe('tasklane edit', () => {
     const renamed = await tasklaneInProcess(['edit', id, '--name', 'New name'], env)
     expect(renamed.status).toBe(0)
     expect(renamed.stdout).toMatch(
-      new RegExp(`^ID {2}STATUS {2}NAME {6}TAG\n *${id} {2}open {4}New name {2}life\n$`),
+      new RegExp(
+        `^ID {2}STATUS {2}PRIORITY {2}DUE {2}NAME {6}TAG\n *${id} {2}open {19}New name {2}life\n$`,
+      ),
     )
     const retagged = await json<Task>('edit', id, '--tag', 'moved', '--if-match', '2')
     expect(retagged).toMatchObject({ name: 'New name', tag: 'moved', version: 3 })
@@ -197,14 +199,14 @@ describe('tasklane list --status', () => {
     const table = await tasklaneInProcess(['list', '--tag', 'filter', '--status', 'done'], env)
     expect(table).toEqual({
       status: 0,
-      stdout: `ID  STATUS  NAME      TAG\n${done.id}  done    Finished  filter\n`,
+      stdout: `ID  STATUS  PRIORITY  DUE  NAME      TAG\n${done.id}  done                   Finished  filter\n`,
       stderr: '',
     })
     const openOnes = await json<Task[]>('list', '--tag', 'filter', '--status', 'open')
     expect(openOnes).toEqual([open])
     const both = await tasklaneInProcess(['list', '--tag', 'filter'], env)
     expect(both.stdout).toBe(
-      `ID  STATUS  NAME        TAG\n${open.id}  open    Still open  filter\n${done.id}  done    Finished    filter\n`,
+      `ID  STATUS  PRIORITY  DUE  NAME        TAG\n${open.id}  open                   Still open  filter\n${done.id}  done                   Finished    filter\n`,
     )
   })
 })

@@ -25,11 +25,13 @@ const HOSTILE_TASK = {
   updatedAt: '2026-11-25T09:30:00.000Z',
 }
 
-/** A task whose id and version are text with escape sequences: what a JSON number should be. */
+/** A task whose id, version and priority are text with escape sequences: what a JSON number should be. */
 const HOSTILE_ID = {
   id: '2\u001b[2J\u009b',
   name: 'hostile id',
   status: 'open',
+  priority: '\u009b31m',
+  due: '\u001b[2J',
   version: '\u001b]0;owned\u0007',
   createdAt: '2026-11-25T09:30:00.000Z',
   updatedAt: '2026-11-25T09:30:00.000Z',
@@ -125,12 +127,13 @@ describe('text from the server, written where a terminal may show it', () => {
     const table = await tasklane(['list'], env)
     expect(table.status).toBe(0)
     expect(table.stdout).not.toMatch(RAW)
-    expect(table.stdout).toMatch(/^2\\u001b\[2J\\u009b +open +hostile id$/m)
+    const hostileRow = /^2\\u001b\[2J\\u009b +open +\\u009b31m +\\u001b\[2J +hostile id$/m
+    expect(table.stdout).toMatch(hostileRow)
     expect(table.stdout).toMatch(/^ +3 +\["\\u001b\[2J"\] +\{"tag":"\\u009b31m"\}$/m)
     const one = await tasklane(['get', '2'], env)
     expect(one.status).toBe(0)
     expect(one.stdout).not.toMatch(RAW)
-    expect(one.stdout).toContain('2\\u001b[2J\\u009b  open    hostile id')
+    expect(one.stdout).toMatch(hostileRow)
     const json = await tasklane(['get', '2', '--json'], env)
     expect(json.stdout).not.toMatch(RAW)
     expect(JSON.parse(json.stdout)).toEqual(HOSTILE_ID)

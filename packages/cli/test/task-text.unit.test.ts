@@ -1,13 +1,46 @@
-import { TaskName, TaskTag } from '@tasklane/contract'
+import { TaskName, TaskNotes, TaskTag } from '@tasklane/contract'
 import { describe, expect, it } from 'vitest'
-import { TASK_NAME, TASK_TAG, TEXT_PATTERN, textProblem } from '../src/task-text.js'
+import { TASK_NAME, TASK_NOTES, TASK_TAG, textProblem } from '../src/task-text.js'
 
 describe("the CLI's rules for a task's name and tag", () => {
-  it('are the contract’s: the same pattern and the same length in characters', () => {
-    expect(TEXT_PATTERN).toBe(TaskName.pattern)
-    expect(TEXT_PATTERN).toBe(TaskTag.pattern)
-    expect(TASK_NAME.max).toBe(TaskName.maxLength)
-    expect(TASK_TAG.max).toBe(TaskTag.maxLength)
+  it('are the contract’s: the same lengths, and the same texts taken and refused', () => {
+    const rules = [
+      [TASK_NAME, TaskName],
+      [TASK_TAG, TaskTag],
+      [TASK_NOTES, TaskNotes],
+    ] as const
+    const samples = [
+      'a',
+      ' Ship it ',
+      '🚀',
+      '任务',
+      'a\nb',
+      '',
+      ' \t\n',
+      '\u200b\u202e',
+      'a\u0000b',
+    ]
+    for (const [rule, schema] of rules) {
+      expect(rule.max).toBe(schema.maxLength)
+      // The contract's pattern leaves lengths to maxLength (code points) and unpaired
+      // surrogates to the server: both are the CLI's one rule.
+      const contract = new RegExp(schema.pattern ?? '')
+      for (const text of samples) {
+        expect([rule.field, text, textProblem(rule, text) === undefined]).toEqual([
+          rule.field,
+          text,
+          contract.test(text),
+        ])
+      }
+    }
+  })
+
+  it('take notes of 10,000 characters with newlines, and say what is wrong with others', () => {
+    expect(textProblem(TASK_NOTES, `${'n'.repeat(9_998)}\n🚀`)).toBeUndefined()
+    expect(textProblem(TASK_NOTES, 'n'.repeat(10_001))).toBe(
+      'are 10001 characters long, over the 10000 they may have',
+    )
+    expect(textProblem(TASK_NOTES, '\n\t')).toBe('must have at least one visible character')
   })
 
   it.each([

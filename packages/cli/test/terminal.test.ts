@@ -37,9 +37,9 @@ describe.runIf(hasTmux)('tasklane in a terminal (a tmux pseudo-terminal)', () =>
     const { screen, status } = await terminal.run(cli('list'), 80)
     expect(status).toBe(0)
     const table = screen.slice(screen.findIndex((line) => line.startsWith('ID  STATUS')))
-    expect(table[0]).toMatch(/^ID {2}STATUS {2}NAME {2,}TAG$/)
-    expect(table[1]).toMatch(/^ 1 {2}done {4}Write docs {2,}docs$/)
-    expect(table[2]).toMatch(/^ 2 {2}open {4}A long name that goes on .*… {2}long$/)
+    expect(table[0]).toMatch(/^ID {2}STATUS {2}PRIORITY {2}DUE {2}NAME {2,}TAG$/)
+    expect(table[1]).toMatch(/^ 1 {2}done {19}Write docs {2,}docs$/)
+    expect(table[2]).toMatch(/^ 2 {2}open {19}A long name that goes on .*… {2}long$/)
     expect(table).toHaveLength(3)
     for (const line of table) expect(line.length).toBeLessThanOrEqual(80)
     // Off a terminal the same name is printed in full.
@@ -78,7 +78,7 @@ describe.runIf(hasTmux)('tasklane in a terminal (a tmux pseudo-terminal)', () =>
     // Drawn on the same screen, the progress line would run into the first task's line.
     expect(screen.filter((line) => line !== '' && !line.startsWith('env '))).toEqual([
       expect.stringMatching(
-        /^\{"id":1,"listId":1,"name":"Write docs","tag":"docs","status":"done",/,
+        /^\{"id":1,"listId":1,"name":"Write docs","tag":"docs","status":"done","priority":0,/,
       ),
     ])
   })

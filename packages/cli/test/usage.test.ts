@@ -107,6 +107,47 @@ describe('usage errors', () => {
       "tasklane: The tag is 65 characters long, over the 64 it may have. See 'tasklane edit --help'.\n",
     ],
     [
+      ['add', 'Fine', '--notes', ' \n '],
+      "tasklane: The notes must have at least one visible character, got ' \\n '. See 'tasklane add --help'.\n",
+    ],
+    [
+      ['add', 'Fine', '--priority', 'urgent'],
+      "tasklane: --priority must be 'none', 'low', 'medium', 'high', '0', '1', '2' or '3', got 'urgent'. See 'tasklane add --help'.\n",
+    ],
+    [
+      ['edit', '3', '--notes', 'n'.repeat(10_001)],
+      "tasklane: The notes are 10001 characters long, over the 10000 they may have. See 'tasklane edit --help'.\n",
+    ],
+    [
+      ['edit', '3', '--due', '2026-12-01', '--no-due'],
+      "tasklane: '--due' and '--no-due' cannot be given together. See 'tasklane edit --help'.\n",
+    ],
+    [
+      ['move', '3'],
+      "tasklane: Say where: give --before ID, --after ID, --top or --bottom. See 'tasklane move --help'.\n",
+    ],
+    [
+      ['move', '3', '--top', '--after', '4'],
+      "tasklane: '--after' and '--top' cannot be given together. See 'tasklane move --help'.\n",
+    ],
+    [
+      ['move', '3', '--before', '0'],
+      "tasklane: --before must be a whole number from 1 to 9007199254740991, got '0'. See 'tasklane move --help'.\n",
+    ],
+    [
+      ['list', '--sort', 'name'],
+      "tasklane: --sort must be 'id', 'due', 'priority', 'position' or 'updated', got 'name'. See 'tasklane list --help'.\n",
+    ],
+    [
+      ['list', '--desc', '--order', 'asc'],
+      "tasklane: '--desc' and '--order asc' cannot be given together. See 'tasklane list --help'.\n",
+    ],
+    [['search'], "tasklane: Missing <word>. See 'tasklane search --help'.\n"],
+    [
+      ['history', '0'],
+      "tasklane: <id> must be a whole number from 1 to 9007199254740991, got '0'. See 'tasklane history --help'.\n",
+    ],
+    [
       ['list', '--all', '--limit', '5'],
       "tasklane: '--all' and '--limit' cannot be given together. See 'tasklane list --help'.\n",
     ],
@@ -125,7 +166,7 @@ describe('usage errors', () => {
     ],
     [
       ['edit', '3'],
-      "tasklane: Nothing to change: give --name, --tag or --no-tag. See 'tasklane edit --help'.\n",
+      "tasklane: Nothing to change: give --name, --tag, --no-tag, --notes, --no-notes, --due, --no-due or --priority. See 'tasklane edit --help'.\n",
     ],
     [
       ['edit', '3', '--tag', 'a', '--no-tag'],
@@ -218,11 +259,14 @@ describe('help and version', () => {
     const commands = [
       'add',
       'list',
+      'search',
       'get',
       'done',
       'reopen',
       'edit',
+      'move',
       'rm',
+      'history',
       'watch',
       'export',
       'import',
@@ -237,18 +281,30 @@ describe('help and version', () => {
   })
 
   it.each([
-    ['add', 'Usage: tasklane add <name> [--tag T] [--json] [--url URL]'],
+    [
+      'add',
+      'Usage: tasklane add <name> [--tag T] [--notes TEXT] [--due DATE] [--priority P] [--json] [--url URL]',
+    ],
     [
       'list',
-      'Usage: tasklane list [--limit N] [--all] [--tag T] [--status S] [--after ID] [--before ID] [--desc] [--json] [--url URL]',
+      'Usage: tasklane list [--limit N] [--all] [--tag T] [--status S] [--priority P] [--due-from DAY] [--due-to DAY] [--overdue] [--tz ZONE] [--sort FIELD] [--order ORDER] [--desc] [--after ID] [--before ID] [--q WORDS] [--json] [--url URL]',
+    ],
+    [
+      'search',
+      'Usage: tasklane search <word>… [--limit N] [--all] [--tag T] [--status S] [--priority P] [--due-from DAY] [--due-to DAY] [--overdue] [--tz ZONE] [--sort FIELD] [--order ORDER] [--desc] [--after ID] [--before ID] [--json] [--url URL]',
     ],
     ['get', 'Usage: tasklane get <id> [--json] [--url URL]'],
     ['done', 'Usage: tasklane done <id>… [--if-match VERSION] [--json] [--url URL]'],
     ['reopen', 'Usage: tasklane reopen <id>… [--if-match VERSION] [--json] [--url URL]'],
     [
       'edit',
-      'Usage: tasklane edit <id> [--name N] [--tag T | --no-tag] [--if-match VERSION] [--json] [--url URL]',
+      'Usage: tasklane edit <id> [--name N] [--tag T | --no-tag] [--notes TEXT | --no-notes] [--due DATE | --no-due] [--priority P] [--if-match VERSION] [--json] [--url URL]',
     ],
+    [
+      'move',
+      'Usage: tasklane move <id> [--before ID] [--after ID] [--top] [--bottom] [--list ID] [--if-match VERSION] [--json] [--url URL]',
+    ],
+    ['history', 'Usage: tasklane history <id> [--limit N] [--json] [--url URL]'],
     ['rm', 'Usage: tasklane rm <id>… [--if-match VERSION] [--url URL]'],
     ['watch', 'Usage: tasklane watch [--tag T] [--status S] [--after SEQ] [--json] [--url URL]'],
     ['export', 'Usage: tasklane export [--tag T] [--status S] [--url URL]'],

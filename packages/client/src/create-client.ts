@@ -1,11 +1,20 @@
 import { accessMethods } from './access-methods.js'
 import { exportTasks } from './export-tasks.js'
 import { seqOf } from './feed.js'
+import { historyMethods } from './history-methods.js'
 import { listMethods } from './list-methods.js'
-import type { ChangeOptions, ClientOptions, ListTasksOptions, ReadOptions } from './options.js'
-import { pageSizeOf, paginate } from './pagination.js'
-import { CREATE_PATH, fillPath, LIST_PATH, TASK_PATH } from './paths.js'
+import { moveBody } from './move-body.js'
+import type {
+  ChangeOptions,
+  ClientOptions,
+  ListTasksOptions,
+  ReadOptions,
+  RequestOptions,
+} from './options.js'
+import { type PageQuery, pageSizeOf, paginate } from './pagination.js'
+import { CREATE_PATH, fillPath, LIST_PATH, MOVE_PATH, TASK_PATH } from './paths.js'
 import { readOne, write } from './resource-calls.js'
+import { listTasksQuery } from './task-query.js'
 import type { TasklaneClient } from './tasklane-client.js'
 import { Transport } from './transport.js'
 import type { Task, TaskPatch } from './types.js'
@@ -24,22 +33,16 @@ import { watchTasks } from './watch.js'
 export function createClient(options: ClientOptions): TasklaneClient {
   const transport = new Transport(options)
 
-  const list = (limit: number | undefined, call: ListTasksOptions | undefined) =>
+  const page = (query: PageQuery, call: RequestOptions | undefined) =>
     transport.send<Task[]>({
       method: 'GET',
       path: LIST_PATH,
-      query: {
-        limit,
-        after: call?.after,
-        before: call?.before,
-        order: call?.order,
-        tag: call?.tag,
-        status: call?.status,
-        list: call?.list,
-      },
+      query,
       schema: 'Task[]',
       options: call,
     })
+  const list = (limit: number | undefined, call: ListTasksOptions | undefined) =>
+    page(listTasksQuery(limit, call), call)
 
   const taskPath = (id: number) => fillPath(TASK_PATH, id)
 
@@ -62,20 +65,34 @@ export function createClient(options: ClientOptions): TasklaneClient {
     completeTask: (id, call) => update(id, { status: 'done' }, call),
     reopenTask: (id, call) => update(id, { status: 'open' }, call),
     deleteTask: (id, call) => write(transport, { method: 'DELETE', path: taskPath(id) }, call),
+    moveTask: (id, to, call) =>
+      write(
+        transport,
+        { method: 'POST', path: fillPath(MOVE_PATH, id), body: moveBody(to, call), schema: 'Task' },
+        call,
+      ),
     async *tasks(call = {}) {
       const pageSize = pageSizeOf(call.pageSize)
-      // The cursor that moves: `after` oldest first, `before` newest first.
-      const cursor = call.order === 'desc' ? 'before' : 'after'
-      const fetchPage = async (position: number | undefined) => {
-        const { data, response } = await list(pageSize, { ...call, [cursor]: position })
+      const first = listTasksQuery(pageSize, call)
+      const fetchPage = async (query: PageQuery) => {
+        const { data, response } = await page(query, call)
         return { items: data, link: response.headers.get('link') }
       }
-      yield* paginate(fetchPage, { cursor, pageSize, start: call[cursor] })
+      // Without a Link (hidden by CORS), only the id order can be walked by the client:
+      // `after` oldest first, `before` newest first.
+      const cursor = call.order === 'desc' ? 'before' : 'after'
+      const byId = call.sort === undefined || call.sort === 'id'
+      yield* paginate(fetchPage, {
+        first,
+        pageSize,
+        after: byId ? (last) => ({ ...first, [cursor]: last.id }) : undefined,
+      })
     },
     exportTasks: (call) => exportTasks(transport, call),
     // The newest seq comes with any listing, the emptiest one included.
     watch: (call = {}) =>
       watchTasks(transport, call, async () => seqOf((await list(0, call)).response)),
+    ...historyMethods(transport),
     ...listMethods(transport),
     ...accessMethods(transport),
   }

@@ -3,6 +3,7 @@ import { ndjsonRecords } from './ndjson.js'
 import type { ExportTasksOptions } from './options.js'
 import { LIST_PATH } from './paths.js'
 import { type RetryOptions, retryDelay } from './retry.js'
+import { listTasksQuery } from './task-query.js'
 import type { Transport } from './transport.js'
 import type { Task } from './types.js'
 import { sleep } from './utils/sleep.js'
@@ -20,15 +21,8 @@ export async function* exportTasks(
   let settings: Required<RetryOptions> | undefined
   for (let retries = 0; ; retries++) {
     try {
-      const query = {
-        after: call.after,
-        before: call.before,
-        [cursor]: position,
-        order: call.order,
-        tag: call.tag,
-        status: call.status,
-        list: call.list,
-      }
+      // Always in id order, even for a caller that names a sort: it resumes after an id.
+      const query = { ...listTasksQuery(undefined, call), sort: undefined, [cursor]: position }
       const url = transport.url(LIST_PATH, query)
       const records = transport.stream(
         { method: 'GET', path: LIST_PATH, query, accept: 'application/x-ndjson', options: call },

@@ -10,6 +10,7 @@ export { ResponseTooLargeError } from './errors/response-too-large-error.js'
 export { isTasklaneError, TasklaneError } from './errors/tasklane-error.js'
 export { TimeoutError } from './errors/timeout-error.js'
 export { ValidationError } from './errors/validation-error.js'
+export type { HistoryMethods } from './history-methods.js'
 export type { ListMethods, PutMemberResult } from './list-methods.js'
 export type {
   ChangeOptions,
@@ -18,12 +19,16 @@ export type {
   CreateTaskOptions,
   ExportTasksOptions,
   GetTaskOptions,
+  HistoryOptions,
   ListListsOptions,
   ListsOptions,
   ListTasksOptions,
+  MoveTaskOptions,
+  PlanningFilter,
   ReadOptions,
   RequestOptions,
   TaskFilter,
+  TaskHistoryOptions,
   TasksOptions,
   WatchOptions,
   WriteOptions,
@@ -36,10 +41,15 @@ export type {
   CreatedToken,
   DeletedTask,
   ErrorBody,
+  FieldChange,
+  HistoryEntry,
+  HistoryType,
   List,
   ListPatch,
   Me,
   Member,
+  MoveTarget,
+  MoveTask,
   NewList,
   NewTask,
   NewToken,
@@ -47,6 +57,7 @@ export type {
   Task,
   TaskEvent,
   TaskPatch,
+  TaskSort,
   TaskStatus,
   Token,
 } from './types.js'

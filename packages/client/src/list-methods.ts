@@ -6,7 +6,7 @@ import type {
   RequestOptions,
   WriteOptions,
 } from './options.js'
-import { pageSizeOf, paginate } from './pagination.js'
+import { type PageQuery, pageSizeOf, paginate } from './pagination.js'
 import {
   CREATE_LIST_PATH,
   fillPath,
@@ -107,25 +107,30 @@ export interface ListMethods {
 
 /** The list methods of a client, on its transport. */
 export function listMethods(transport: Transport): ListMethods {
-  const page = (limit: number | undefined, call: ListListsOptions | undefined) =>
+  const page = (query: PageQuery, call: ListListsOptions | undefined) =>
     transport.send<List[]>({
       method: 'GET',
       path: LISTS_PATH,
-      query: { limit, after: call?.after },
+      query,
       schema: 'List[]',
       options: call,
     })
   const one = (id: number) => fillPath(ONE_LIST_PATH, id)
 
   return {
-    listLists: async (limit, call) => (await page(limit, call)).data,
+    listLists: async (limit, call) => (await page({ limit, after: call?.after }, call)).data,
     async *lists(call = {}) {
       const pageSize = pageSizeOf(call.pageSize)
-      const fetchPage = async (after: number | undefined) => {
-        const { data, response } = await page(pageSize, { ...call, after })
+      const first = { limit: pageSize, after: call.after }
+      const fetchPage = async (query: PageQuery) => {
+        const { data, response } = await page(query, call)
         return { items: data, link: response.headers.get('link') }
       }
-      yield* paginate(fetchPage, { cursor: 'after', pageSize, start: call.after })
+      yield* paginate(fetchPage, {
+        first,
+        pageSize,
+        after: (last) => ({ ...first, after: last.id }),
+      })
     },
     createList: (list, call) =>
       write(

@@ -1,6 +1,6 @@
 import type { ResponseValidator } from './response-validator.js'
 import type { RetryOptions } from './retry.js'
-import type { TaskStatus } from './types.js'
+import type { TaskSort, TaskStatus } from './types.js'
 
 /** How to reach the server and how every request is sent. */
 export interface ClientOptions {
@@ -86,8 +86,30 @@ export interface TaskFilter {
   list?: number
 }
 
-/** Options of `listTasks`: keyset pagination, order, status and tag filters. */
-export interface ListTasksOptions extends RequestOptions, TaskFilter {
+/** The planning filters of a listing: priority, due dates, overdue and words to search for. */
+export interface PlanningFilter {
+  /** Only tasks of this priority: 0 none, 1 low, 2 medium, 3 high. */
+  priority?: number
+  /** Only tasks due on this day (`YYYY-MM-DD`) or later; a moment counts on its day in `tz`. */
+  dueFrom?: string
+  /** Only tasks due on this day (`YYYY-MM-DD`) or earlier; a moment counts on its day in `tz`. */
+  dueTo?: string
+  /** The IANA time zone (`Europe/Paris`) in which `dueFrom`, `dueTo` and `overdue` count days; default UTC. */
+  tz?: string
+  /** `true`: only open tasks due before now (a day is due until it ends in `tz`); `false`: no such filter. */
+  overdue?: boolean
+  /** Words to search for in name and notes: each must begin a word of the task; case and accents ignored. */
+  q?: string
+}
+
+/** Options of `listTasks`: keyset pagination, sort and order, and every filter. */
+export interface ListTasksOptions extends RequestOptions, TaskFilter, PlanningFilter {
+  /**
+   * `id` (the default), `due` (undated last both ways), `priority`, `position` (the manual
+   * order: by list, then position) or `updated`; `order: 'desc'` reverses it; ties by id.
+   * For a sort other than `id`, page with `tasks()`, which follows the server's cursor.
+   */
+  sort?: TaskSort
   /** Only tasks whose id is greater than this. */
   after?: number
   /** Only tasks whose id is less than this. */
@@ -95,11 +117,33 @@ export interface ListTasksOptions extends RequestOptions, TaskFilter {
 }
 
 /**
- * Options of `exportTasks`: which tasks, in which order. `timeoutMs` is the longest
- * silence between two chunks of the stream; `retry` resumes a broken export after the
- * last task it yielded.
+ * Options of `exportTasks`: which tasks, in which order (of ids: a broken export resumes
+ * after the last id it yielded). `timeoutMs` is the longest silence between two chunks of
+ * the stream; `retry` resumes a broken export after the last task it yielded.
  */
-export type ExportTasksOptions = ListTasksOptions
+export type ExportTasksOptions = Omit<ListTasksOptions, 'sort'>
+
+/** Options of `moveTask`: those of a change, and the list to move the task into. */
+export interface MoveTaskOptions extends ChangeOptions {
+  /** Move it into this list too (the caller must be an editor of both); a task named by `before` or `after` must be in it. */
+  listId?: number
+}
+
+/** Options of `taskHistory`: one page of a task's history, newest first. */
+export interface TaskHistoryOptions extends RequestOptions {
+  /** At most this many entries (1 to 2^31−1; the server's default: 100). */
+  limit?: number
+  /** Only entries whose seq is less than this: the `seq` of the last entry of the page before. */
+  before?: number
+}
+
+/** Options of `history`: where to start and how many entries to fetch per request. */
+export interface HistoryOptions extends RequestOptions {
+  /** Only entries whose seq is less than this. */
+  before?: number
+  /** Entries fetched per request (the `limit` of each page). Default 100. */
+  pageSize?: number
+}
 
 /**
  * Options of `watch`: where to start and which tasks to follow. `signal` ends the watch;

@@ -1,4 +1,6 @@
-/** Items per page of `tasks()` and `lists()` when the caller names no `pageSize`. */
+import { queryString } from './utils/query-string.js'
+
+/** Items per page of `tasks()`, `lists()` and `history()` when the caller names no `pageSize`. */
 const DEFAULT_PAGE_SIZE = 100
 
 /** The page size a pager asked for, or the default; a RangeError unless a positive integer. */
@@ -9,8 +11,8 @@ export function pageSizeOf(pageSize = DEFAULT_PAGE_SIZE): number {
   return pageSize
 }
 
-/** The two keyset cursors: `after` walks oldest first, `before` newest first. */
-export type Cursor = 'after' | 'before'
+/** The query string of one page's request, by parameter; undefined values are left out. */
+export type PageQuery = Record<string, string | number | undefined>
 
 /** One page as `paginate` needs it: its items and the response's `Link` header. */
 export interface Page<T> {
@@ -19,39 +21,60 @@ export interface Page<T> {
 }
 
 /**
- * The `cursor` parameter of the `rel="next"` target of an RFC 8288 `Link` header, if any.
- * Only the cursor is taken: the client builds the URL itself, so a path prefix of `baseUrl`
- * is kept.
+ * The query parameters of the `rel="next"` target of an RFC 8288 `Link` header, if any:
+ * the next page as the server means it (`after`, `before` or an opaque `cursor`, with every
+ * filter and the sort). Only the query is taken: the client builds the URL itself, so a
+ * path prefix of `baseUrl` is kept.
  */
-export function nextCursor(link: string | null, cursor: Cursor): number | undefined {
+export function nextQuery(link: string | null): Record<string, string> | undefined {
   for (const [, target, params] of (link ?? '').matchAll(/<([^>]*)>([^,]*)/g)) {
     if (!/;\s*rel="?[^"]*\bnext\b/i.test(params ?? '')) continue
-    const value = new URL(target ?? '', 'http://x').searchParams.get(cursor)
-    if (value !== null && /^\d+$/.test(value)) return Number(value)
+    const query: Record<string, string> = {}
+    new URL(target ?? '', 'http://x').searchParams.forEach((value, name) => {
+      query[name] = value
+    })
+    if (Object.keys(query).length > 0) return query
   }
   return undefined
 }
 
+/** Where a walk starts, and how it goes on when no `Link` ever comes. */
+export interface WalkOptions<T> {
+  /** The query of the first page. */
+  first: PageQuery
+  /** Items asked for per page (the `limit` of `first`). */
+  pageSize: number
+  /**
+   * The query of the page after one that ended at `last`, for a server whose `Link` header
+   * the client cannot read (a browser reads none without CORS exposure): a full page then
+   * means "ask once more". Without it, such a walk ends at its first page.
+   */
+  after?: ((last: T) => PageQuery) | undefined
+}
+
 /**
- * Every item of a keyset-paginated listing, fetching a page when the loop needs one:
- * `fetchPage(position)` reads the page after (or before) `position`, undefined for the
- * first. Follows the Link header's next cursor; where none was ever seen (a browser reads
- * no Link without CORS exposure), a full page means "ask once more", after its last id.
+ * Every item of a paginated listing, fetching a page when the loop needs one:
+ * `fetchPage(query)` reads one page. Follows the Link header's next target, whatever it
+ * carries (one that would ask for the same page again ends the walk); where none was ever
+ * seen, a full page is followed by `after(last item)`.
  */
-export async function* paginate<T extends { id: number }>(
-  fetchPage: (position: number | undefined) => Promise<Page<T>>,
-  { cursor, pageSize, start }: { cursor: Cursor; pageSize: number; start?: number | undefined },
+export async function* paginate<T>(
+  fetchPage: (query: PageQuery) => Promise<Page<T>>,
+  { first, pageSize, after }: WalkOptions<T>,
 ): AsyncGenerator<T, void, undefined> {
-  let position = start
+  let query = first
   let linkSeen = false
   for (;;) {
-    const { items, link } = await fetchPage(position)
+    const { items, link } = await fetchPage(query)
     yield* items
-    const next = nextCursor(link, cursor)
-    linkSeen ||= next !== undefined
+    const target = nextQuery(link)
+    const next =
+      target !== undefined && queryString(target) !== queryString(query) ? target : undefined
+    linkSeen ||= target !== undefined
     const last = items.at(-1)
-    if (next !== undefined) position = next
-    else if (!linkSeen && last !== undefined && items.length >= pageSize) position = last.id
-    else return
+    if (next !== undefined) query = next
+    else if (!linkSeen && after && last !== undefined && items.length >= pageSize) {
+      query = after(last)
+    } else return
   }
 }

@@ -9,6 +9,10 @@ export const CREATE_PATH: (typeof routes)['createTask']['path'] = '/task'
 /** GET, PATCH, DELETE: one task; `{id}` is replaced. */
 export const TASK_PATH: (typeof routes)['getTask' | 'updateTask' | 'deleteTask']['path'] =
   '/tasks/{id}'
+/** POST: moves a task in its list's manual order (or into another list). */
+export const MOVE_PATH: (typeof routes)['moveTask']['path'] = '/tasks/{id}/move'
+/** GET: a task's history, newest first. */
+export const HISTORY_PATH: (typeof routes)['getTaskHistory']['path'] = '/tasks/{id}/history'
 /** GET: the change feed (Server-Sent Events). */
 export const WATCH_PATH: (typeof routes)['watchTasks']['path'] = '/tasks/events'
 /** GET: the lists the caller can read. */

@@ -18,6 +18,7 @@ export type SchemaName =
   | 'Token[]'
   | 'CreatedToken'
   | 'Me'
+  | 'HistoryEntry[]'
 
 /**
  * Checks a response body against a contract schema; returns undefined when it fits. The

@@ -1,29 +1,36 @@
 import type { AccessMethods } from './access-methods.js'
+import type { HistoryMethods } from './history-methods.js'
 import type { ListMethods } from './list-methods.js'
 import type {
   ChangeOptions,
   ClientOptions,
   ExportTasksOptions,
   ListTasksOptions,
+  MoveTaskOptions,
   ReadOptions,
   RequestOptions,
   TasksOptions,
   WatchOptions,
   WriteOptions,
 } from './options.js'
-import type { NewTask, Task, TaskEvent, TaskPatch } from './types.js'
+import type { MoveTarget, NewTask, Task, TaskEvent, TaskPatch } from './types.js'
 
-/** A typed tasklane client: tasks and their change feed here, lists and access in the interfaces it extends. */
-export interface TasklaneClient extends ListMethods, AccessMethods {
+/** A typed tasklane client: tasks and their change feed here; history, lists and access in the interfaces it extends. */
+export interface TasklaneClient extends HistoryMethods, ListMethods, AccessMethods {
   /** The options the client was created with (read by `LiveTasks` from `@tasklane/client/live`). */
   readonly options: Readonly<ClientOptions>
   /**
-   * Lists tasks in ascending id order (`order: 'desc'`: newest first): at most `limit`, or
-   * all of them when omitted; `tag` and `status` filter them.
+   * Lists tasks in ascending id order (`order: 'desc'`: newest first), or by `sort` (`due`,
+   * `priority`, `position`, `updated`): at most `limit`, or all of them when omitted; `tag`,
+   * `status`, `list`, `priority`, `dueFrom`/`dueTo` (in `tz`), `overdue` and `q` (words in
+   * name and notes) filter them. To page through a sorted listing, use `tasks()`.
    * @example
    * const firstFive = await client.listTasks(5)
    * const nextFive = await client.listTasks(5, { after: firstFive.at(-1)?.id })
    * const newestOpen = await client.listTasks(5, { order: 'desc', status: 'open' })
+   * const dueFirst = await client.listTasks(10, { sort: 'due', status: 'open' })
+   * const late = await client.listTasks(undefined, { overdue: true, tz: 'Europe/Paris' })
+   * const found = await client.listTasks(20, { q: 'release not' })
    */
   listTasks(limit?: number, options?: ListTasksOptions): Promise<Task[]>
   /**
@@ -74,10 +81,22 @@ export interface TasklaneClient extends ListMethods, AccessMethods {
    */
   deleteTask(id: number, options?: ChangeOptions): Promise<void>
   /**
-   * Every matching task in ascending id order (or newest first with `order: 'desc'`),
-   * fetched a page at a time as the loop goes on.
+   * Moves a task in its list's manual order (the `position` sort): just before or after
+   * another task, or to the top or bottom; with `listId`, into that list too. Resolves to the
+   * task as it is now. Takes `ifMatch` and is safe to retry, as `updateTask` is.
+   * @example
+   * await client.moveTask(7, { before: 3 })
+   * await client.moveTask(7, 'top', { ifMatch: 2 })
+   * await client.moveTask(7, 'bottom', { listId: 2 })
+   */
+  moveTask(id: number, to: MoveTarget, options?: MoveTaskOptions): Promise<Task>
+  /**
+   * Every matching task in `sort` order (by default ascending id; newest first with
+   * `order: 'desc'`), fetched a page at a time as the loop goes on: each next page is the
+   * one the server's Link header names, so a walk over any sort stays exact.
    * @example
    * for await (const task of client.tasks({ tag: 'docs', pageSize: 50 })) console.log(task.name)
+   * for await (const task of client.tasks({ sort: 'priority', order: 'desc' })) console.log(task.priority, task.name)
    */
   tasks(options?: TasksOptions): AsyncGenerator<Task, void, undefined>
   /**

@@ -78,6 +78,49 @@ export interface TaskPatch {
   priority?: number
 }
 
+/** How `listTasks` and `tasks()` sort: by id (the default), due (undated last both ways), priority, position (the manual order: by list, then position) or last change; ties by id. */
+export type TaskSort = 'id' | 'due' | 'priority' | 'position' | 'updated'
+
+/** Where `moveTask` puts a task: just before or after another task, or at the top or bottom of its list. */
+export type MoveTarget = { before: number } | { after: number } | 'top' | 'bottom'
+
+/** The body of POST /tasks/{id}/move, as `moveTask` sends it: exactly one of `before`, `after` and `to`, and optionally `listId`. */
+export interface MoveTask {
+  /** Put it just before this task. */
+  before?: number
+  /** Put it just after this task. */
+  after?: number
+  /** Put it first (`top`) or last (`bottom`) of its list. */
+  to?: 'top' | 'bottom'
+  /** Move it into this list too (the caller must be an editor of both lists). */
+  listId?: number
+}
+
+/** What a history entry records: `moved` is a `moveTask`; `updated` any other change, a move into another list by `updateTask` included. */
+export type HistoryType = 'created' | 'updated' | 'moved' | 'deleted'
+
+/** One field's change in a history entry: its value before and after (`null`: it had none, or has none). */
+export interface FieldChange {
+  /** The value before the change; `null` when it had none. */
+  from: unknown
+  /** The value after the change; `null` when it has none. */
+  to: unknown
+}
+
+/** One change of a task, as `taskHistory` and `history` yield it. */
+export interface HistoryEntry {
+  /** The seq of the change: the change feed numbers it the same. */
+  seq: number
+  /** When the change was committed: RFC 3339, UTC, milliseconds. */
+  at: string
+  /** Who made the change (a principal). */
+  actor: string
+  /** What kind of change it was. */
+  type: HistoryType
+  /** The fields it set, each with its value before and after (`{ status: { from: 'open', to: 'done' } }`); empty for a delete. */
+  changes: Record<string, FieldChange>
+}
+
 /** What a `deleted` event of the change feed carries: the task's id and its version when deleted. */
 export interface DeletedTask {
   /** Identifier of the deleted task. */
@@ -222,4 +265,12 @@ type _SameAsContract = [
   Expect<Same<Token, contract.Token>>,
   Expect<Same<CreatedToken, contract.CreatedToken>>,
   Expect<Same<Me, contract.Me>>,
+  Expect<Same<MoveTask, contract.MoveTask>>,
+  Expect<Same<HistoryType, contract.HistoryType>>,
+  Expect<Same<FieldChange, contract.FieldChange>>,
+  Expect<Same<HistoryEntry, contract.HistoryEntry>>,
+  Expect<Same<TaskSort, NonNullable<contract.ListTasksQuery['sort']>>>,
+  // Each target is one of the body's shapes, so what moveTask sends is a MoveTask.
+  Expect<Same<Extract<MoveTarget, object> extends contract.MoveTask ? true : false, true>>,
+  Expect<Same<Extract<MoveTarget, string>, NonNullable<contract.MoveTask['to']>>>,
 ]

@@ -3,6 +3,7 @@ import { Value, type ValueError, ValueErrorType } from '@sinclair/typebox/value'
 import {
   CreatedToken,
   DeletedTask,
+  HistoryEntry,
   List,
   Me,
   Member,
@@ -26,6 +27,7 @@ const SCHEMAS: Record<SchemaName, TSchema> = {
   'Token[]': Type.Array(Token),
   CreatedToken,
   Me,
+  'HistoryEntry[]': Type.Array(HistoryEntry),
 }
 
 // A lone surrogate: a high one not followed by a low one, or a low one not preceded by a high one.

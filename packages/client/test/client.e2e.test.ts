@@ -38,8 +38,8 @@ describe('client against a real server', () => {
       name: 'Write docs',
       tag: 'docs',
       status: 'open',
+      // Planning: no priority is 0, and a new task goes last in its list's manual order.
       priority: 0,
-      // The end of its list's manual order.
       position: expect.stringMatching(/^[0-9A-Za-z]+$/),
       version: 1,
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),

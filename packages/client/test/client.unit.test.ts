@@ -310,8 +310,10 @@ describe('tasks() pagination', () => {
       const page = all.filter((t) => t.id > after).slice(0, limit)
       const last = page.at(-1)
       const more = last !== undefined && all.some((t) => t.id > last.id) && page.length === limit
+      // Like the server's, the Link carries every filter along with the cursor.
+      const tag = query.has('tag') ? `&tag=${query.get('tag')}` : ''
       const headers: Record<string, string> =
-        link && more ? { link: `</tasks?limit=${limit}&after=${last.id}>; rel="next"` } : {}
+        link && more ? { link: `</tasks?limit=${limit}&after=${last.id}${tag}>; rel="next"` } : {}
       return json(page, 200, headers)
     })
   }

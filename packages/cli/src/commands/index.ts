@@ -4,21 +4,27 @@ import { doneCommand } from './done.js'
 import { editCommand } from './edit.js'
 import { exportCommand } from './export.js'
 import { getCommand } from './get.js'
+import { historyCommand } from './history.js'
 import { importCommand } from './import.js'
 import { listCommand } from './list.js'
+import { moveCommand } from './move.js'
 import { reopenCommand } from './reopen.js'
 import { rmCommand } from './rm.js'
+import { searchCommand } from './search.js'
 import { watchCommand } from './watch.js'
 
 /** Every command of `tasklane`, in the order the help lists them. */
 export const COMMANDS: readonly Command[] = [
   addCommand,
   listCommand,
+  searchCommand,
   getCommand,
   doneCommand,
   reopenCommand,
   editCommand,
+  moveCommand,
   rmCommand,
+  historyCommand,
   watchCommand,
   exportCommand,
   importCommand,

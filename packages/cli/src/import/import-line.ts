@@ -19,10 +19,10 @@ const SERVER_FIELDS = [
 
 /**
  * The body of the task that line `text` describes: a new task `{name, tag?}` as is, or a
- * task as `tasklane export` prints it without what only the server sets (`id`, `version`,
- * `createdAt`, `createdBy`, `updatedAt`, `updatedBy`, `completedAt`, `position`: the server
- * gives new ones; a task imported done is completed at its import, and goes last in its list). The server checks the rest, so that it refuses a
- * bad line with its own message.
+ * task as `tasklane export` prints it without what the server sets (`id`, `version`, the
+ * times and actors of its creation and last change, `completedAt`, `position`): the server
+ * gives new ones, a task goes last in its list, and its notes, due and priority come along.
+ * The server checks the rest, so that it refuses a bad line with its own message.
  */
 export function parseImportLine(text: string): ImportLine {
   let value: unknown

@@ -219,6 +219,8 @@ function expectConsumerRun(result: Awaited<ReturnType<typeof exec>>, name: strin
     name,
     tag,
     status: 'open',
+    priority: 0,
+    position: expect.any(String),
     version: 1,
     createdAt: expect.any(String),
     createdBy: 'local',
