@@ -22,6 +22,8 @@ export type { RouteDefinition, RouteLink } from './route-definition.js'
 import { MoveTask } from './planning.js'
 import { DeletedTask, NewTask, ref, Task, TaskPatch } from './task.js'
 import { CreatedToken, Me, NewToken, Token } from './token.js'
+import { webhookRoutes } from './webhook-routes.js'
+import { CreatedWebhook, NewWebhook, Webhook, WebhookDelivery, WebhookPatch } from './webhooks.js'
 
 /**
  * The errors any route may answer, whatever it does, with their headers; 401 only when the
@@ -222,7 +224,13 @@ const taskRoutes = {
 } as const satisfies Record<string, RouteDefinition>
 
 /** The routes of the tasklane API, keyed by operationId. */
-export const routes = { ...taskRoutes, ...historyRoutes, ...listRoutes, ...accessRoutes } as const
+export const routes = {
+  ...taskRoutes,
+  ...historyRoutes,
+  ...listRoutes,
+  ...accessRoutes,
+  ...webhookRoutes,
+} as const
 
 /** The named schemas that routes refer to with `$ref`. */
 export const schemas = [
@@ -241,6 +249,11 @@ export const schemas = [
   NewToken,
   CreatedToken,
   Me,
+  Webhook,
+  CreatedWebhook,
+  NewWebhook,
+  WebhookPatch,
+  WebhookDelivery,
   ErrorBody,
 ] as const
 

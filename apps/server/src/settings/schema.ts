@@ -6,6 +6,7 @@ import { authSettings } from './auth-settings.js'
 import { RESERVED_DESCRIPTORS } from './descriptor-limit.js'
 import './formats.js'
 import { type Source, setting } from './setting.js'
+import { webhookSettings } from './webhook-settings.js'
 
 export type { Source } from './setting.js'
 
@@ -167,6 +168,7 @@ export const SettingsSchema = Type.Object({
     }),
     { env: 'HISTORY_RETENTION_DAYS' },
   ),
+  ...webhookSettings,
   rateLimit: setting(
     Type.Integer({
       minimum: 0,
