@@ -37,7 +37,7 @@ function options(extra: Partial<StartOptions> = {}): StartOptions {
 }
 
 beforeAll(async () => {
-  for (let i = 0; i < 10; i++) receivers.push(await WebhookReceiver.start())
+  for (let i = 0; i < 16; i++) receivers.push(await WebhookReceiver.start())
   refusedPort = await closedPort()
   server = await startServer(options())
   alice = await principal(server, 'alice')
@@ -50,8 +50,10 @@ afterAll(async () => {
   await Promise.all(receivers.map((receiver) => receiver.close()))
 })
 
+let used = 0
+
 /** A receiver of its own for this test. */
-const receiver = (): WebhookReceiver => receivers.shift() as WebhookReceiver
+const receiver = (): WebhookReceiver => receivers[used++] as WebhookReceiver
 
 /** A webhook made by `caller`, deleted when the test ends. */
 async function hook(caller: Caller, body: Record<string, unknown>): Promise<CreatedWebhook> {
@@ -187,6 +189,71 @@ describe('a failed delivery', () => {
     await createTaskIn(alice, list.id, 'Gone two')
     await new Promise((resolve) => setTimeout(resolve, 300))
     expect(to.received).toHaveLength(1)
+  })
+})
+
+describe('a webhook that keeps failing', () => {
+  it('shows "failing" once it has failed long enough, and "active" again after a 2xx', async () => {
+    // Failing after 150 ms instead of 24 h; a receiver that hangs longer than 300 ms fails.
+    const quick = await startServer(
+      options({ webhookDelivery: { ...FAST, failingAfterMs: 150, timeoutMs: 300 } }),
+    )
+    onTestFinished(() => quick.close())
+    const carol = await principal(quick, 'carol')
+    const own = await createList(carol, 'Carol')
+    const to = receiver()
+    to.answer = ({ n }) => (n === 0 ? { status: 200, delayMs: 1_000 } : { status: 503 })
+    const webhook = expectStatus<CreatedWebhook>(
+      await carol.post('/webhooks', { url: to.url }),
+      201,
+    )
+    const seq = seqOf(await carol.post('/task', { name: 'Failing', listId: own.id }))
+    await vi.waitFor(async () => {
+      const got = expectStatus<Webhook>(await carol.get(`/webhooks/${webhook.id}`), 200)
+      expect(got).toMatchObject({ status: 'failing', enabled: true, cursor: webhook.cursor })
+      expect(got.failingSince).toMatch(/Z$/)
+      const attempts = await deliveries(carol, webhook.id)
+      expect(attempts.at(-1)).toMatchObject({
+        seq,
+        status: null,
+        error: 'No answer within 300 ms.',
+      })
+      expect(attempts.at(0)).toMatchObject({ seq, status: 503 })
+    }, WAIT)
+    to.answer = () => ({ status: 200 })
+    await vi.waitFor(async () => {
+      const got = expectStatus<Webhook>(await carol.get(`/webhooks/${webhook.id}`), 200)
+      expect(got).toMatchObject({ status: 'active', cursor: seq })
+      expect(got.failingSince).toBeUndefined()
+    }, WAIT)
+  })
+
+  it('does not follow a redirect: a 307 is a failed attempt', async () => {
+    const to = receiver()
+    to.answer = () => ({ status: 307 })
+    const webhook = await hook(alice, { url: to.url })
+    await createTaskIn(alice, list.id, 'Redirected')
+    await vi.waitFor(async () => {
+      const attempts = await deliveries(alice, webhook.id)
+      expect(attempts.length).toBeGreaterThanOrEqual(2)
+      for (const attempt of attempts) expect(attempt.status).toBe(307)
+    }, WAIT)
+  })
+})
+
+describe('PATCH cursor', () => {
+  it('delivers the changes after it again, in order', async () => {
+    const to = receiver()
+    const webhook = await hook(alice, { url: to.url })
+    const seqs: number[] = []
+    for (const name of ['Replay one', 'Replay two']) {
+      seqs.push(seqOf(await alice.post('/task', { name, listId: list.id })))
+    }
+    await vi.waitFor(() => expect(to.received).toHaveLength(2), WAIT)
+    const patched = await alice.patch(`/webhooks/${webhook.id}`, { cursor: webhook.cursor })
+    expect(expectStatus<Webhook>(patched, 200).cursor).toBe(webhook.cursor)
+    await vi.waitFor(() => expect(to.received).toHaveLength(4), WAIT)
+    expect(to.received.map((r) => r.event.seq)).toEqual([...seqs, ...seqs])
   })
 })
 
