@@ -14,10 +14,11 @@ import { build } from 'esbuild'
  * 304, PreconditionFailedError, the feed's created/updated/deleted events) took it
  * from 4914 B to 5297 B; 5632 until lists and people (lists with their pager, members,
  * access tokens, me(), the `list` filter, the feed's reset, a token asked again after a
- * 401) took it from 5392 B to 6052 B. 6400 leaves room, as before, for what the CLI and the
- * web page still need.
+ * 401) took it from 5392 B to 6052 B; 6400 until webhooks (six methods, their types'
+ * validation names, verifyWebhook on Web Crypto and its error) took it from 6052 B to
+ * 6807 B. 7168 leaves room, as before, for what the CLI and the web page still need.
  */
-export const BUDGET = 6400
+export const BUDGET = 7168
 
 /**
  * The budget for `@tasklane/client/live` beyond the default entry, in bytes (min+gzip): an

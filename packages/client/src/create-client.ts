@@ -10,6 +10,7 @@ import type { TasklaneClient } from './tasklane-client.js'
 import { Transport } from './transport.js'
 import type { Task, TaskPatch } from './types.js'
 import { watchTasks } from './watch.js'
+import { webhookMethods } from './webhook-methods.js'
 
 /**
  * Creates a client for a tasklane server. Needs only `fetch`; tested on Node 20, 22 and 24,
@@ -78,5 +79,6 @@ export function createClient(options: ClientOptions): TasklaneClient {
       watchTasks(transport, call, async () => seqOf((await list(0, call)).response)),
     ...listMethods(transport),
     ...accessMethods(transport),
+    ...webhookMethods(transport),
   }
 }

@@ -18,6 +18,10 @@ export type SchemaName =
   | 'Token[]'
   | 'CreatedToken'
   | 'Me'
+  | 'Webhook'
+  | 'Webhook[]'
+  | 'CreatedWebhook'
+  | 'WebhookDelivery[]'
 
 /**
  * Checks a response body against a contract schema; returns undefined when it fits. The

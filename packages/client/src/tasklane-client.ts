@@ -12,9 +12,10 @@ import type {
   WriteOptions,
 } from './options.js'
 import type { NewTask, Task, TaskEvent, TaskPatch } from './types.js'
+import type { WebhookMethods } from './webhook-methods.js'
 
 /** A typed tasklane client: tasks and their change feed here, lists and access in the interfaces it extends. */
-export interface TasklaneClient extends ListMethods, AccessMethods {
+export interface TasklaneClient extends ListMethods, AccessMethods, WebhookMethods {
   /** The options the client was created with (read by `LiveTasks` from `@tasklane/client/live`). */
   readonly options: Readonly<ClientOptions>
   /**

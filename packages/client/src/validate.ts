@@ -2,6 +2,7 @@ import { type TSchema, Type } from '@sinclair/typebox'
 import { Value, type ValueError, ValueErrorType } from '@sinclair/typebox/value'
 import {
   CreatedToken,
+  CreatedWebhook,
   DeletedTask,
   List,
   Me,
@@ -9,6 +10,8 @@ import {
   NewTask,
   Task,
   Token,
+  Webhook,
+  WebhookDelivery,
 } from '@tasklane/contract'
 import type { ResponseValidator, SchemaName, ValidationIssue } from './response-validator.js'
 
@@ -26,6 +29,10 @@ const SCHEMAS: Record<SchemaName, TSchema> = {
   'Token[]': Type.Array(Token),
   CreatedToken,
   Me,
+  Webhook,
+  'Webhook[]': Type.Array(Webhook),
+  CreatedWebhook,
+  'WebhookDelivery[]': Type.Array(WebhookDelivery),
 }
 
 // A lone surrogate: a high one not followed by a low one, or a low one not preceded by a high one.
