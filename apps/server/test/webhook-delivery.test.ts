@@ -13,6 +13,7 @@ import {
   principal,
 } from './support/access.js'
 import { type StartOptions, startServer, type TestServer } from './support/server.js'
+import { createTestDatabase } from './support/test-database.js'
 import { closedPort, expectedSignature, WebhookReceiver } from './support/webhook-receiver.js'
 
 /** Fast times: a backoff of 50 ms doubling to 200 ms, a poll every 20 ms. */
@@ -324,6 +325,30 @@ describe('two instances on one database', () => {
     await new Promise((resolve) => setTimeout(resolve, 300))
     expect(to.received.map((r) => r.event.seq)).toEqual(seqs)
     expect(to.maxInFlight).toBe(1)
+  })
+
+  it('let the other deliver at once a change whose delivery was cut short by a shutdown', async () => {
+    // A lease of 30 s: were it not let go at shutdown, the other would wait for it.
+    const database = await createTestDatabase()
+    const first = await startServer(
+      options({ testDatabase: database, webhookDelivery: { ...FAST, timeoutMs: 10_000 } }),
+    )
+    const dave = await principal(first, 'dave')
+    const own = await createList(dave, 'Dave')
+    const to = receiver()
+    to.answer = ({ n }) => (n === 0 ? { status: 200, delayMs: 5_000 } : { status: 200 })
+    expectStatus(await dave.post('/webhooks', { url: to.url }), 201)
+    const seq = seqOf(await dave.post('/task', { name: 'Cut short', listId: own.id }))
+    await vi.waitFor(() => expect(to.received).toHaveLength(1), WAIT)
+    const other = await startServer(options({ testDatabase: database }))
+    onTestFinished(async () => {
+      await other.close()
+      await database.drop()
+    })
+    await first.close()
+    await vi.waitFor(() => expect(to.received).toHaveLength(2), { timeout: 5_000, interval: 20 })
+    expect(to.received.map((r) => r.event.seq)).toEqual([seq, seq])
+    expect(to.received[1]?.headers['webhook-id']).toBe(to.received[0]?.headers['webhook-id'])
   })
 
   it('let one take the lease of a webhook until it expires or is let go', async () => {

@@ -116,11 +116,14 @@ export class WebhookDeliverer {
     let webhook: WebhookRecord | undefined = claimed
     while (webhook?.enabled && !this.#stopped) {
       const next = await this.#nextChange(webhook)
-      if (next === 'lost') return
-      if (next === undefined) break
+      // A PATCH moved the cursor: the next poll starts from there.
+      if (next === 'lost' || next === undefined) break
       if (!(await webhooks.renew(id, this.#holder, Date.now() + this.#leaseMs))) return
       const outcome = await this.#deliver(webhook, next.change, next.cursor)
-      if (outcome !== 'acknowledged') return
+      // A failure let go of the lease with its backoff; a stop lets go of it here, so that
+      // another instance need not wait for it to run out.
+      if (outcome === 'failed') return
+      if (outcome === 'stopped') break
       webhook = await webhooks.get(undefined, id)
     }
     await webhooks.release(id, this.#holder)
