@@ -131,6 +131,10 @@ describe('GET /webhooks and GET /webhooks/{id}', () => {
     expect(expectStatus<Webhook>(await alice.get(`/webhooks/${id}`), 200).enabled).toBe(true)
   })
 
+  it('answers 400 for a query parameter, which GET /webhooks takes none of', async () => {
+    expectErrorBody(await alice.get('/webhooks?limit=5'), 400, /limit/)
+  })
+
   it('answers 400 for an id that is not a whole number', async () => {
     expectErrorBody(await alice.get('/webhooks/abc'), 400, /id/)
   })

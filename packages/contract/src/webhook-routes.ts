@@ -43,7 +43,9 @@ export const webhookRoutes = {
     tags: ['webhooks'],
     summary: "List the caller's webhooks, never their secrets.",
     description: 'Only those its principal made, oldest first.',
+    querystring: Type.Object({}, { additionalProperties: false }),
     response: { 200: Type.Array(ref(Webhook), { description: 'Success' }), default: errorRef },
+    errors: { 400: 'A query parameter was sent: this route takes none.' },
   },
   getWebhook: {
     operationId: 'getWebhook',
