@@ -97,9 +97,10 @@ export class WebhookDeliverer {
     const now = Date.now()
     for (const id of await this.#storage.webhooks.due(now, room)) {
       if (this.#stopped || this.#running.has(id)) continue
-      const webhook = await this.#storage.webhooks.claim(id, this.#holder, now, now + this.#leaseMs)
+      const until = now + this.#leaseMs
+      const webhook = await this.#storage.webhooks.claim(id, this.#holder, now, until)
       if (webhook === undefined) continue
-      const run = this.#deliverAll(webhook)
+      const run = this.#deliverAll(webhook, until)
         .catch((error: unknown) => {
           this.#options.log.warn({ err: error, webhook: id }, 'Webhook delivery stopped.')
           return this.#storage.webhooks.release(id, this.#holder).catch(() => {})
@@ -110,15 +111,21 @@ export class WebhookDeliverer {
   }
 
   /** Sends the webhook's changes while it holds the lease and they are acknowledged. */
-  async #deliverAll(claimed: WebhookRecord): Promise<void> {
+  async #deliverAll(claimed: WebhookRecord, claimedUntil: number): Promise<void> {
     const { webhooks } = this.#storage
     const id = claimed.id
     let webhook: WebhookRecord | undefined = claimed
+    // When the lease runs out: renewed (a write) only once half of it has gone, which
+    // leaves more than a delivery's timeout.
+    let leaseUntil = claimedUntil
     while (webhook?.enabled && !this.#stopped) {
       const next = await this.#nextChange(webhook)
       // A PATCH moved the cursor: the next poll starts from there.
       if (next === 'lost' || next === undefined) break
-      if (!(await webhooks.renew(id, this.#holder, Date.now() + this.#leaseMs))) return
+      if (leaseUntil - Date.now() < this.#leaseMs / 2) {
+        leaseUntil = Date.now() + this.#leaseMs
+        if (!(await webhooks.renew(id, this.#holder, leaseUntil))) return
+      }
       const outcome = await this.#deliver(webhook, next.change, next.cursor)
       // A failure let go of the lease with its backoff; a stop lets go of it here, so that
       // another instance need not wait for it to run out.
