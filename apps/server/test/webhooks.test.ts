@@ -72,6 +72,11 @@ describe('POST /webhooks', () => {
       after: 1,
     })
     expect(created).toMatchObject({ cursor: 1, lists: [list.id], types: ['task.deleted'] })
+    // The contract's key order, as for every resource.
+    expect(Object.keys(created)).toEqual([
+      ...['id', 'url', 'lists', 'types', 'enabled', 'status', 'cursor', 'createdAt'],
+      ...['updatedAt', 'secret'],
+    ])
   })
 
   it.each([

@@ -14,19 +14,19 @@ const time = (ms: number) => new Date(ms).toISOString()
 
 /** A webhook's record as the API answers it (never its secret). */
 function toWebhook(record: WebhookRecord): Webhook {
-  const webhook: Webhook = {
+  // The contract's key order, as every other resource has it.
+  return {
     id: record.id,
     url: record.url,
+    ...(record.lists === undefined ? {} : { lists: [...record.lists] }),
     types: [...record.types],
     enabled: record.enabled,
     status: record.status,
     cursor: record.cursor,
     createdAt: time(record.createdAt),
     updatedAt: time(record.updatedAt),
+    ...(record.failingSince === undefined ? {} : { failingSince: time(record.failingSince) }),
   }
-  if (record.lists !== undefined) webhook.lists = [...record.lists]
-  if (record.failingSince !== undefined) webhook.failingSince = time(record.failingSince)
-  return webhook
 }
 
 const toDelivery = (record: DeliveryRecord): WebhookDelivery => ({ ...record, at: time(record.at) })
