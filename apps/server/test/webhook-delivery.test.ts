@@ -291,6 +291,32 @@ describe('what a webhook is sent', () => {
   })
 })
 
+describe('a list deleted', () => {
+  it("sends its tasks' deletes to its members' webhooks, and to no one else's", async () => {
+    const toBob = receiver()
+    const toCarol = receiver()
+    const carol = await principal(server, 'carol')
+    const doomed = await createList(alice, 'Doomed')
+    await addMember(alice, doomed.id, 'bob', 'viewer')
+    const carols = await createList(carol, 'Carol')
+    await hook(bob, { url: toBob.url, lists: [doomed.id] })
+    await hook(carol, { url: toCarol.url })
+    const tasks = [
+      await createTaskIn(alice, doomed.id, 'A'),
+      await createTaskIn(alice, doomed.id, 'B'),
+    ]
+    await vi.waitFor(() => expect(toBob.received).toHaveLength(2), WAIT)
+    expect((await alice.delete(`/lists/${doomed.id}`)).statusCode).toBe(204)
+    await vi.waitFor(() => expect(toBob.received).toHaveLength(4), WAIT)
+    expect(toBob.received.slice(2).map((r) => [r.event.type, r.event.data])).toEqual(
+      tasks.map((task) => ['task.deleted', { id: task.id, version: task.version }]),
+    )
+    const marker = await createTaskIn(carol, carols.id, 'Marker')
+    await vi.waitFor(() => expect(toCarol.received).toHaveLength(1), WAIT)
+    expect(toCarol.received[0]?.event.data.id).toBe(marker.id)
+  })
+})
+
 describe('addresses', () => {
   it('refuses a name that resolves to a loopback address when connecting', async () => {
     const to = receiver()

@@ -26,6 +26,7 @@ import type { WebhookStorage } from './webhook-port.js'
 import {
   deleteWebhook,
   insertWebhook,
+  memberAtListDeletion,
   selectDeliveries,
   selectWebhook,
   selectWebhooks,
@@ -110,6 +111,8 @@ export class TaskStorage implements Storage {
       failed: (id, holder, failure) => guard(recordFailure(db, id, holder, failure)),
       disable: (id, holder, now) => guard(disableWebhook(db, id, holder, now)),
       recordDelivery: (id, delivery, keep) => guard(insertDelivery(db, id, delivery, keep)),
+      memberAtListDeletion: (principal, listId, seq) =>
+        guard(memberAtListDeletion(db, principal, listId, seq)),
     }
   }
 

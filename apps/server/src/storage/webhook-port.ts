@@ -122,6 +122,11 @@ export interface WebhookStorage {
   failed(id: number, holder: string, failure: Failure): Promise<void>
   /** A 410: disabled, and the lease let go. */
   disable(id: number, holder: string, now: number): Promise<void>
+  /**
+   * Whether `principal` was a member of list `listId` when the list was deleted, after
+   * `seq` (a task deleted with its list is delivered to its former readers).
+   */
+  memberAtListDeletion(principal: string, listId: number, seq: number): Promise<boolean>
   /** Keeps an attempt, and only the newest `keep` of the webhook's. */
   recordDelivery(id: number, delivery: DeliveryRecord, keep: number): Promise<void>
 }

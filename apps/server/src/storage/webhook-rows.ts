@@ -152,3 +152,28 @@ export async function selectDeliveries(
     error: row.error,
   }))
 }
+
+/**
+ * Whether `principal` was a member of list `listId` when it was deleted, after `seq`: the
+ * members a list deletion removes get an access change at the deletion's own seq, so a
+ * task deleted with its list (at a seq below it, in the same transaction) was theirs to see.
+ */
+export async function memberAtListDeletion(
+  db: Db,
+  principal: string,
+  listId: number,
+  seq: number,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('lists as l')
+    .innerJoin('access_changes as a', (join) =>
+      join.onRef('a.list_id', '=', 'l.id').onRef('a.seq', '=', 'l.seq'),
+    )
+    .select('l.id')
+    .where('l.id', '=', listId)
+    .where('l.status', '=', 'deleted')
+    .where('l.seq', '>', seq)
+    .where('a.principal', '=', principal)
+    .executeTakeFirst()
+  return row !== undefined
+}

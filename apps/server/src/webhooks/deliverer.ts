@@ -7,7 +7,7 @@ import type { AllowedHosts } from './address-policy.js'
 import { type Backoff, backoffDelay, WEBHOOK_BACKOFF } from './backoff.js'
 import { DeliveryError, safePost } from './safe-fetch.js'
 import { signWebhook } from './signature.js'
-import { isSent, payloadOf } from './webhook-payload.js'
+import { payloadOf, sends } from './webhook-payload.js'
 import { KEPT_DELIVERIES } from './webhook-service.js'
 
 /** History rows read at once while looking for the next change to send. */
@@ -151,8 +151,20 @@ export class WebhookDeliverer {
       const rights = await this.#rights.rightsOf(webhook.caller)
       let skipTo = cursor
       let found: HistoryChange | undefined
+      // Lists deleted whose members the creator was, by list id (a list's tasks go together).
+      const wasMember = new Map<number, boolean>()
       for (const change of changes) {
-        if (isSent(webhook, change, rights)) {
+        let sent = sends(webhook, change, rights)
+        if (sent === 'if-member') {
+          let member = wasMember.get(change.listId)
+          if (member === undefined) {
+            const { principal } = webhook.caller
+            member = await webhooks.memberAtListDeletion(principal, change.listId, change.seq)
+            wasMember.set(change.listId, member)
+          }
+          sent = member ? 'yes' : 'no'
+        }
+        if (sent === 'yes') {
           found = change
           break
         }

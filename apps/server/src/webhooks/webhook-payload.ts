@@ -13,12 +13,21 @@ const EVENT_TYPES: Record<HistoryType, WebhookEventType> = {
 
 /**
  * Whether a webhook is sent a change: of a type it takes, in a list it names (or any), and
- * one its creator can read now.
+ * one its creator can read now. A delete its creator cannot read may still be sent: when
+ * the task went with its list, to those who were the list's members then (`'if-member'`,
+ * the deliverer asks the storage).
  */
-export function isSent(webhook: WebhookRecord, change: HistoryChange, rights: Rights): boolean {
-  if (!webhook.types.includes(EVENT_TYPES[change.type])) return false
-  if (webhook.lists !== undefined && !webhook.lists.includes(change.listId)) return false
-  return decide(rights, change.listId, 'read').verdict !== 'hidden'
+export function sends(
+  webhook: WebhookRecord,
+  change: HistoryChange,
+  rights: Rights,
+): 'yes' | 'no' | 'if-member' {
+  if (!webhook.types.includes(EVENT_TYPES[change.type])) return 'no'
+  if (webhook.lists !== undefined && !webhook.lists.includes(change.listId)) return 'no'
+  if (decide(rights, change.listId, 'read').verdict !== 'hidden') return 'yes'
+  const { lists } = webhook.caller
+  const narrowedAway = lists !== undefined && !lists.includes(change.listId)
+  return change.type === 'deleted' && !narrowedAway ? 'if-member' : 'no'
 }
 
 /**
