@@ -26,6 +26,9 @@ let server: TestServer
 let alice: Caller
 let bob: Caller
 let list: List
+/** The main server's log, and every secret its webhooks were given. */
+const log: Record<string, unknown>[] = []
+const secrets: string[] = []
 
 /** Server options that allow the receivers' and the refused port's addresses. */
 function options(extra: Partial<StartOptions> = {}): StartOptions {
@@ -40,7 +43,7 @@ function options(extra: Partial<StartOptions> = {}): StartOptions {
 beforeAll(async () => {
   for (let i = 0; i < 16; i++) receivers.push(await WebhookReceiver.start())
   refusedPort = await closedPort()
-  server = await startServer(options())
+  server = await startServer({ ...options(), log })
   alice = await principal(server, 'alice')
   bob = await principal(server, 'bob')
   list = await createList(alice, 'Alice')
@@ -59,6 +62,7 @@ const receiver = (): WebhookReceiver => receivers[used++] as WebhookReceiver
 /** A webhook made by `caller`, deleted when the test ends. */
 async function hook(caller: Caller, body: Record<string, unknown>): Promise<CreatedWebhook> {
   const created = expectStatus<CreatedWebhook>(await caller.post('/webhooks', body), 201)
+  secrets.push(created.secret)
   onTestFinished(async () => void (await caller.delete(`/webhooks/${created.id}`)))
   return created
 }
@@ -394,5 +398,16 @@ describe('two instances on one database', () => {
     await there.release(id, 'second')
     expect((await here.claim(id, 'first', now, now + 60_000))?.id).toBe(id)
     await here.release(id, 'first')
+  })
+})
+
+describe('the log', () => {
+  it('tells of failed deliveries and never holds a secret', () => {
+    const lines = log.map((line) => JSON.stringify(line))
+    expect(lines.some((line) => line.includes('Webhook delivery failed'))).toBe(true)
+    expect(secrets.length).toBeGreaterThan(5)
+    for (const secret of secrets) {
+      expect(lines.filter((line) => line.includes(secret.slice('whsec_'.length)))).toEqual([])
+    }
   })
 })
