@@ -19,7 +19,8 @@ import { historyRoutes } from './routes/history-routes.js'
 import { listRoutes } from './routes/list-routes.js'
 import { taskRoutes } from './routes/task-routes.js'
 import { tokenRoutes } from './routes/token-routes.js'
-import { authenticatorFor, Services } from './services.js'
+import { webhookRoutes } from './routes/webhook-routes.js'
+import { authenticatorFor, type ServiceOptions, Services } from './services.js'
 import type { AppSettings } from './settings/parse.js'
 import { defaultSettings } from './settings/schema.js'
 import type { Storage } from './storage/open-storage.js'
@@ -59,6 +60,8 @@ export interface AppOptions {
   readonly headersTimeoutMs?: number
   /** Interval of the change feed's keep-alive comments (default 10 s; tests shorten it). */
   readonly keepAliveMs?: number
+  /** The webhook deliverer's times and DNS resolution (tests shorten and map them). */
+  readonly webhookDelivery?: ServiceOptions['webhookDelivery']
   /** Where the built web page is (index.html and assets/); default: beside the server's build. */
   readonly webRoot?: string
   /** The cross-cutting plugins, in order (default: all of them, APP_PLUGINS). */
@@ -179,6 +182,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     log: app.log,
     observers: { writer: reports.writer, onSubscribers: reports.feed.onSubscribers },
     keepAliveMs: options.keepAliveMs,
+    webhookDelivery: options.webhookDelivery,
   })
   // Resolves to nothing: Fastify's onReady takes a value it is handed as an error.
   app.addHook('onReady', async () => void (await services.start()))
@@ -191,6 +195,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(historyRoutes, { history: services.history, features })
   await app.register(listRoutes, { lists: services.lists, features })
   await app.register(tokenRoutes, { tokens: services.tokens, rights: services.rights, features })
+  await app.register(webhookRoutes, { webhooks: services.webhooks, features })
   await app.register(webPage, { root: webRoot })
   return app
 }

@@ -15,6 +15,9 @@ import { Listing } from './tasks/listing.js'
 import { TaskReads } from './tasks/task-reads.js'
 import { MAX_BATCH, TaskWriter, type WriterObserver } from './tasks/task-writer.js'
 import { TurnBudget } from './tasks/turn-budget.js'
+import { AllowedHosts } from './webhooks/address-policy.js'
+import { type DelivererOptions, WebhookDeliverer } from './webhooks/deliverer.js'
+import { WebhookService } from './webhooks/webhook-service.js'
 
 /**
  * Chunks (of a streamed listing or a feed's backlog) read in one turn of the event loop, by
@@ -38,6 +41,8 @@ export interface ServiceOptions {
   readonly observers?: ServiceObservers
   /** Interval of the change feed's keep-alive comments, in ms (tests shorten it). */
   readonly keepAliveMs?: number | undefined
+  /** The webhook deliverer's times (tests shorten them), and its DNS resolution. */
+  readonly webhookDelivery?: Omit<DelivererOptions, 'allowed' | 'log'> | undefined
 }
 
 /**
@@ -61,7 +66,7 @@ export function authenticatorFor(settings: AppSettings, storage: Storage): Authe
 /**
  * The server's services, built once where the app is assembled: the group-commit writer,
  * the reads of tasks as each caller may make them, the change feed, lists and members,
- * access tokens, tasks' history, and the background purges (Idempotency-Keys, history). None knows HTTP;
+ * access tokens, tasks' history, webhooks and their delivery, and the background purges (Idempotency-Keys, history). None knows HTTP;
  * the route files map requests to them.
  */
 export class Services {
@@ -72,12 +77,15 @@ export class Services {
   readonly tokens: TokenService
   readonly rights: RightsCache
   readonly history: TaskHistoryReads
+  readonly webhooks: WebhookService
+  /** Posts the changes of every webhook, one at a time each, across instances. */
+  readonly deliverer: WebhookDeliverer
   /** The background purges: expired Idempotency-Keys, history past its retention. */
   readonly #purges: Periodic[]
 
   constructor(
     authenticator: Authenticator,
-    { settings, storage, log, observers = {}, keepAliveMs }: ServiceOptions,
+    { settings, storage, log, observers = {}, keepAliveMs, webhookDelivery }: ServiceOptions,
   ) {
     const keysInFlight = new KeysInFlight()
     this.rights = new RightsCache(storage)
@@ -104,6 +112,13 @@ export class Services {
     this.lists = new ListService(storage, this.rights, keysInFlight)
     this.tokens = new TokenService(storage, authenticator)
     this.history = new TaskHistoryReads(storage, this.rights)
+    const allowed = new AllowedHosts(settings.webhookAllowedHosts)
+    this.webhooks = new WebhookService(storage, this.rights, allowed)
+    this.deliverer = new WebhookDeliverer(storage, this.rights, {
+      ...webhookDelivery,
+      allowed,
+      log,
+    })
     this.#purges = [
       idempotencyPurge(storage, log, settings.idempotencyMaxKeys),
       historyPrune(storage, log, settings.historyRetentionDays),
@@ -113,6 +128,7 @@ export class Services {
   /** Starts the background work, once the app is ready to serve. */
   async start(): Promise<void> {
     await Promise.all(this.#purges.map((purge) => purge.start()))
+    this.deliverer.start()
   }
 
   /** Ends the open streams that would never end by themselves (the feed's), before the drain. */
@@ -123,6 +139,7 @@ export class Services {
   /** Stops the background work and waits for the writes in progress. */
   async close(): Promise<void> {
     for (const purge of this.#purges) purge.stop()
+    await this.deliverer.stop()
     await this.writer.close()
   }
 }

@@ -81,10 +81,12 @@ describe('GET /openapi.json', () => {
       'createList',
       'createTask',
       'createToken',
+      'createWebhook',
       'deleteList',
       'deleteMember',
       'deleteTask',
       'deleteToken',
+      'deleteWebhook',
       'getList',
       'getLists',
       'getMe',
@@ -93,10 +95,14 @@ describe('GET /openapi.json', () => {
       'getTaskHistory',
       'getTasks',
       'getTokens',
+      'getWebhook',
+      'getWebhookDeliveries',
+      'getWebhooks',
       'moveTask',
       'putMember',
       'updateList',
       'updateTask',
+      'updateWebhook',
       'watchTasks',
     ])
   })
@@ -192,13 +198,14 @@ describe('GET /openapi.json', () => {
     expect(document.info.contact).toEqual({ name: expect.any(String), url: expect.any(String) })
   })
 
-  it('declares the tags of tasks, lists and tokens', () => {
+  it('declares the tags of tasks, lists, tokens and webhooks', () => {
     expect(document.tags.map((tag) => tag.name).sort()).toEqual([
       'list',
       'lists',
       'task',
       'tasks',
       'tokens',
+      'webhooks',
     ])
   })
 
@@ -206,6 +213,7 @@ describe('GET /openapi.json', () => {
     const names = Object.keys(document.components.schemas)
     expect(names.sort()).toEqual([
       'CreatedToken',
+      'CreatedWebhook',
       'DeletedTask',
       'Error',
       'HistoryEntry',
@@ -218,9 +226,13 @@ describe('GET /openapi.json', () => {
       'NewList',
       'NewTask',
       'NewToken',
+      'NewWebhook',
       'Task',
       'TaskPatch',
       'Token',
+      'Webhook',
+      'WebhookDelivery',
+      'WebhookPatch',
     ])
     expect(names.filter((name) => name.startsWith('def-'))).toEqual([])
     expect(JSON.stringify(document)).not.toContain('def-')
@@ -251,6 +263,9 @@ describe('GET /openapi.json', () => {
       '/tasks/{id}/move',
       '/tokens',
       '/tokens/{id}',
+      '/webhooks',
+      '/webhooks/{id}',
+      '/webhooks/{id}/deliveries',
     ])
   })
 })

@@ -83,6 +83,7 @@ describe('loadSettings', () => {
       trustProxy: [],
       idempotencyMaxKeys: 1_000_000,
       historyRetentionDays: 30,
+      webhookAllowedHosts: [],
       storage: { kind: 'sqlite', filename: resolve(process.cwd(), DEFAULT_DATABASE_FILE) },
     })
   })

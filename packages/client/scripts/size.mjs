@@ -16,9 +16,11 @@ import { build } from 'esbuild'
  * access tokens, me(), the `list` filter, the feed's reset, a token asked again after a
  * 401) took it from 5392 B to 6052 B; planning and history (moveTask, sort and the planning
  * filters, pages that follow whatever the Link names, taskHistory and history()) took it to
- * 6363 B, within the room 6400 left for them.
+ * 6363 B, within the room 6400 left for them; webhooks (six methods, their types'
+ * validation names, verifyWebhook on Web Crypto and its error) added about 750 B more.
+ * 7168 leaves room, as before, for what the CLI and the web page still need.
  */
-export const BUDGET = 6400
+export const BUDGET = 7168
 
 /**
  * The budget for `@tasklane/client/live` beyond the default entry, in bytes (min+gzip): an

@@ -19,6 +19,7 @@ import type { TasklaneClient } from './tasklane-client.js'
 import { Transport } from './transport.js'
 import type { Task, TaskPatch } from './types.js'
 import { watchTasks } from './watch.js'
+import { webhookMethods } from './webhook-methods.js'
 
 /**
  * Creates a client for a tasklane server. Needs only `fetch`; tested on Node 20, 22 and 24,
@@ -95,5 +96,6 @@ export function createClient(options: ClientOptions): TasklaneClient {
     ...historyMethods(transport),
     ...listMethods(transport),
     ...accessMethods(transport),
+    ...webhookMethods(transport),
   }
 }

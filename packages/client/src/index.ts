@@ -10,6 +10,7 @@ export { ResponseTooLargeError } from './errors/response-too-large-error.js'
 export { isTasklaneError, TasklaneError } from './errors/tasklane-error.js'
 export { TimeoutError } from './errors/timeout-error.js'
 export { ValidationError } from './errors/validation-error.js'
+export { WebhookVerificationError } from './errors/webhook-verification-error.js'
 export type { HistoryMethods } from './history-methods.js'
 export type { ListMethods, PutMemberResult } from './list-methods.js'
 export type {
@@ -61,3 +62,15 @@ export type {
   TaskStatus,
   Token,
 } from './types.js'
+export { verifyWebhook, type WebhookHeaders } from './verify-webhook.js'
+export type { WebhookMethods } from './webhook-methods.js'
+export type {
+  CreatedWebhook,
+  NewWebhook,
+  Webhook,
+  WebhookDelivery,
+  WebhookEvent,
+  WebhookEventType,
+  WebhookPatch,
+  WebhookStatus,
+} from './webhook-types.js'

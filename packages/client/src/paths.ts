@@ -33,6 +33,16 @@ export const TOKENS_PATH: (typeof routes)['createToken' | 'getTokens']['path'] =
 export const TOKEN_PATH: (typeof routes)['deleteToken']['path'] = '/tokens/{id}'
 /** GET: the caller. */
 export const ME_PATH: (typeof routes)['getMe']['path'] = '/me'
+/** POST: makes a webhook; GET: lists the caller's. */
+export const WEBHOOKS_PATH: (typeof routes)['createWebhook' | 'getWebhooks']['path'] = '/webhooks'
+/** GET, PATCH, DELETE: one webhook. */
+export const WEBHOOK_PATH: (typeof routes)[
+  | 'getWebhook'
+  | 'updateWebhook'
+  | 'deleteWebhook']['path'] = '/webhooks/{id}'
+/** GET: a webhook's latest attempts. */
+export const WEBHOOK_DELIVERIES_PATH: (typeof routes)['getWebhookDeliveries']['path'] =
+  '/webhooks/{id}/deliveries'
 
 /**
  * `path` with each `{name}` replaced by the next of `values`, URL-encoded. A value of `.` or

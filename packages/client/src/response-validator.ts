@@ -19,6 +19,10 @@ export type SchemaName =
   | 'CreatedToken'
   | 'Me'
   | 'HistoryEntry[]'
+  | 'Webhook'
+  | 'Webhook[]'
+  | 'CreatedWebhook'
+  | 'WebhookDelivery[]'
 
 /**
  * Checks a response body against a contract schema; returns undefined when it fits. The

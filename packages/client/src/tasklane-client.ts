@@ -14,9 +14,10 @@ import type {
   WriteOptions,
 } from './options.js'
 import type { MoveTarget, NewTask, Task, TaskEvent, TaskPatch } from './types.js'
+import type { WebhookMethods } from './webhook-methods.js'
 
-/** A typed tasklane client: tasks and their change feed here; history, lists and access in the interfaces it extends. */
-export interface TasklaneClient extends HistoryMethods, ListMethods, AccessMethods {
+/** A typed tasklane client: tasks and their change feed here; history, lists, access and webhooks in the interfaces it extends. */
+export interface TasklaneClient extends HistoryMethods, ListMethods, AccessMethods, WebhookMethods {
   /** The options the client was created with (read by `LiveTasks` from `@tasklane/client/live`). */
   readonly options: Readonly<ClientOptions>
   /**

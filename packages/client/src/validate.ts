@@ -2,6 +2,7 @@ import { type TSchema, Type } from '@sinclair/typebox'
 import { Value, type ValueError, ValueErrorType } from '@sinclair/typebox/value'
 import {
   CreatedToken,
+  CreatedWebhook,
   DeletedTask,
   HistoryEntry,
   List,
@@ -10,6 +11,8 @@ import {
   NewTask,
   Task,
   Token,
+  Webhook,
+  WebhookDelivery,
 } from '@tasklane/contract'
 import type { ResponseValidator, SchemaName, ValidationIssue } from './response-validator.js'
 
@@ -28,6 +31,10 @@ const SCHEMAS: Record<SchemaName, TSchema> = {
   CreatedToken,
   Me,
   'HistoryEntry[]': Type.Array(HistoryEntry),
+  Webhook,
+  'Webhook[]': Type.Array(Webhook),
+  CreatedWebhook,
+  'WebhookDelivery[]': Type.Array(WebhookDelivery),
 }
 
 // A lone surrogate: a high one not followed by a low one, or a low one not preceded by a high one.

@@ -82,3 +82,15 @@ export {
   Token,
   TokenParams,
 } from './token.js'
+export { webhookRoutes } from './webhook-routes.js'
+export {
+  CreatedWebhook,
+  NewWebhook,
+  WEBHOOK_EVENT_TYPES,
+  Webhook,
+  WebhookDelivery,
+  WebhookEventType,
+  WebhookParams,
+  WebhookPatch,
+  WebhookStatus,
+} from './webhooks.js'

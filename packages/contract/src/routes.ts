@@ -10,6 +10,8 @@ import type { RouteDefinition } from './route-definition.js'
 import { DeletedTask, NewTask, ref, Task, TaskPatch } from './task.js'
 import { taskRoutes } from './task-routes.js'
 import { CreatedToken, Me, NewToken, Token } from './token.js'
+import { webhookRoutes } from './webhook-routes.js'
+import { CreatedWebhook, NewWebhook, Webhook, WebhookDelivery, WebhookPatch } from './webhooks.js'
 
 export type { RouteDefinition, RouteLink } from './route-definition.js'
 
@@ -33,7 +35,13 @@ export const commonErrors = {
 } as const satisfies Record<number, { description: string; headers: readonly ResponseHeaderName[] }>
 
 /** The routes of the tasklane API, keyed by operationId. */
-export const routes = { ...taskRoutes, ...historyRoutes, ...listRoutes, ...accessRoutes } as const
+export const routes = {
+  ...taskRoutes,
+  ...historyRoutes,
+  ...listRoutes,
+  ...accessRoutes,
+  ...webhookRoutes,
+} as const
 
 /** The named schemas that routes refer to with `$ref`. */
 export const schemas = [
@@ -52,6 +60,11 @@ export const schemas = [
   NewToken,
   CreatedToken,
   Me,
+  Webhook,
+  CreatedWebhook,
+  NewWebhook,
+  WebhookPatch,
+  WebhookDelivery,
   ErrorBody,
 ] as const
 

@@ -129,6 +129,14 @@ export class TokenNotFoundError extends DomainError {
   }
 }
 
+/** No webhook has this id, or it is another principal's (404). */
+export class WebhookNotFoundError extends DomainError {
+  override name = 'WebhookNotFoundError'
+  constructor(id: number) {
+    super(`Webhook ${id} does not exist.`)
+  }
+}
+
 /** The server runs without credentials: tokens are switched on by configuration (409). */
 export class OpenModeError extends DomainError {
   override name = 'OpenModeError'

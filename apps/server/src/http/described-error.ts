@@ -19,6 +19,7 @@ import {
   TooManyStreamsError,
   TooManySubscribersError,
   UnauthenticatedError,
+  WebhookNotFoundError,
   WriteQueueFullError,
 } from '../domain/domain-errors.js'
 import { HttpError } from './http-error.js'
@@ -63,6 +64,7 @@ const DOMAIN_STATUSES: [new (...args: never[]) => DomainError, number, Record<st
     [ListNotFoundError, 404],
     [MemberNotFoundError, 404],
     [TokenNotFoundError, 404],
+    [WebhookNotFoundError, 404],
     [BadRequestError, 400],
     [ForbiddenError, 403],
     [KeyInFlightError, 409],

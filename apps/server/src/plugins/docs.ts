@@ -40,6 +40,7 @@ export default fp(
           { name: 'lists', description: 'The lists the caller can read' },
           { name: 'list', description: 'A single list and its members' },
           { name: 'tokens', description: 'Access tokens, and the caller itself' },
+          { name: 'webhooks', description: "Webhooks: the caller's changes posted to a URL" },
         ],
       },
       refResolver: {

@@ -1,4 +1,4 @@
-// The string formats the settings schema names (`origin`, `host`, `proxy`), registered with
+// The string formats the settings schema names (`origin`, `host`, `host-port`, `proxy`), registered with
 // TypeBox once, on import.
 import { isIP } from 'node:net'
 import { FormatRegistry } from '@sinclair/typebox'
@@ -15,6 +15,11 @@ FormatRegistry.Set('origin', (value) => {
 /** `*`, or a host name or address, with an optional port: `tasks.example.com`, `[::1]:3000`. */
 FormatRegistry.Set('host', (value) =>
   /^(\*|[a-z0-9]([a-z0-9.-]*[a-z0-9])?\.?|\[[0-9a-f:.]+\])(:\d{1,5})?$/i.test(value),
+)
+
+/** A host name or address and a port: `hooks.internal:8080`, `[::1]:9000`. */
+FormatRegistry.Set('host-port', (value) =>
+  /^([a-z0-9]([a-z0-9.-]*[a-z0-9])?|\[[0-9a-f:.]+\]):\d{1,5}$/i.test(value),
 )
 
 /** Proxy-addr's words for address ranges, as TRUST_PROXY takes them. */

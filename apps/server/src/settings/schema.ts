@@ -7,6 +7,7 @@ import { databaseSettings, MAX_TIMER_MS } from './database-settings.js'
 import { RESERVED_DESCRIPTORS } from './descriptor-limit.js'
 import './formats.js'
 import { type Source, setting } from './setting.js'
+import { webhookSettings } from './webhook-settings.js'
 
 export type { Source } from './setting.js'
 
@@ -113,6 +114,7 @@ export const SettingsSchema = Type.Object({
     }),
     { env: 'HISTORY_RETENTION_DAYS' },
   ),
+  ...webhookSettings,
   rateLimit: setting(
     Type.Integer({
       minimum: 0,

@@ -25,6 +25,15 @@ export {
   type TaskWrite,
   type WriteOutcome,
 } from './storage.js'
+export type {
+  DeliveryRecord,
+  Failure,
+  HistoryChange,
+  NewWebhookRecord,
+  WebhookRecord,
+  WebhookStorage,
+  WebhookUpdate,
+} from './webhook-port.js'
 export type { Membership } from './write-port.js'
 
 /**

@@ -12,6 +12,7 @@ import type {
   TaskWrite,
   WriteOutcome,
 } from './terms.js'
+import type { WebhookStorage } from './webhook-port.js'
 
 export * from './terms.js'
 
@@ -53,6 +54,8 @@ export interface Storage {
   sequence(): Promise<Sequence>
   /** Lists, members and access tokens. */
   readonly access: AccessStorage
+  /** Webhooks: their records, leases, cursors and attempts. */
+  readonly webhooks: WebhookStorage
   /**
    * Up to `limit` tasks whose latest change has a seq above `after`, ascending by seq, and
    * the newest seq of the snapshot they were read in: every change up to it was visible to

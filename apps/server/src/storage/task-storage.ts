@@ -11,6 +11,27 @@ import { ping } from './reads.js'
 import type { ListFilter, Sequence, Snapshot, Storage, WriteOutcome } from './storage.js'
 import { TurnRead } from './turn-read.js'
 import { storageError } from './unavailable.js'
+import {
+  advanceCursor,
+  claimLease,
+  disableWebhook,
+  dueWebhooks,
+  historyAfter,
+  insertDelivery,
+  recordFailure,
+  releaseLease,
+  renewLease,
+} from './webhook-lease-rows.js'
+import type { WebhookStorage } from './webhook-port.js'
+import {
+  deleteWebhook,
+  insertWebhook,
+  memberAtListDeletion,
+  selectDeliveries,
+  selectWebhook,
+  selectWebhooks,
+  updateWebhook,
+} from './webhook-rows.js'
 import { WriteHealth } from './write-health.js'
 
 /** The newest seq a batch's changes reached (0 when it changed nothing). */
@@ -43,6 +64,7 @@ export class TaskStorage implements Storage {
   /** The newest access seq this process has committed: a read never answers an older one. */
   #accessFloor = 0
   readonly access: AccessStorage
+  readonly webhooks: WebhookStorage
   #stopWatching: (() => Promise<void>) | undefined
   #closing: Promise<void> | undefined
 
@@ -66,6 +88,32 @@ export class TaskStorage implements Storage {
       }),
     )
     this.access = this.#accessStorage(new AccessReads(backend.reads))
+    this.webhooks = this.#webhookStorage()
+  }
+
+  #webhookStorage(): WebhookStorage {
+    const guard = this.#guarded.bind(this)
+    const db = this.#backend.db
+    return {
+      create: (record, now) => guard(insertWebhook(db, record, now)),
+      list: (owner) => guard(selectWebhooks(db, owner)),
+      get: (owner, id) => guard(selectWebhook(db, owner, id)),
+      update: (owner, id, update, now) => guard(updateWebhook(db, owner, id, update, now)),
+      delete: (owner, id) => guard(deleteWebhook(db, owner, id)),
+      deliveries: (id, limit) => guard(selectDeliveries(db, id, limit)),
+      due: (now, limit) => guard(dueWebhooks(db, now, limit)),
+      claim: (id, holder, now, until) => guard(claimLease(db, id, holder, now, until)),
+      renew: (id, holder, until) => guard(renewLease(db, id, holder, until)),
+      release: (id, holder) => guard(releaseLease(db, id, holder)),
+      changesAfter: (after, limit) => guard(historyAfter(db, after, limit)),
+      advance: (id, holder, from, to, acknowledged) =>
+        guard(advanceCursor(db, id, holder, from, to, acknowledged)),
+      failed: (id, holder, failure) => guard(recordFailure(db, id, holder, failure)),
+      disable: (id, holder, now) => guard(disableWebhook(db, id, holder, now)),
+      recordDelivery: (id, delivery, keep) => guard(insertDelivery(db, id, delivery, keep)),
+      memberAtListDeletion: (principal, listId, seq) =>
+        guard(memberAtListDeletion(db, principal, listId, seq)),
+    }
   }
 
   #accessStorage(reads: AccessReads): AccessStorage {
