@@ -126,6 +126,10 @@ function sortedQuery(
   let dated = base().where('due_key', 'is not', null)
   if (filter.from !== undefined) dated = past(dated, ['due_key'], keys, desc)
   const datedPart = select(dated).orderBy('due_key', direction).orderBy('id', direction)
+  // A filter of due dates leaves no undated task: no need to look for one.
+  if (filter.due !== undefined || filter.overdue !== undefined) {
+    return datedPart.limit(value('limit'))
+  }
   const parts = db
     .selectFrom(datedPart.limit(value('limit')).as('d'))
     .selectAll()

@@ -49,17 +49,18 @@ const OPEN = sql.lit<RowStatus>('open')
  * only when given in the others, where an id range would mislead the planner.
  */
 export function matching(db: Kysely<Schema>, dialect: Dialect, filter: ListFilter, value: Value) {
+  const column = steered(dialect, filter)
   let query = db.selectFrom('tasks')
   if (sortOf(filter) === 'id' || filter.after !== undefined) {
     query = query.where('id', '>', value('after'))
   }
   if (filter.before !== undefined) query = query.where('id', '<', value('before'))
-  if (filter.tag !== undefined) query = query.where('tag', '=', value('tag'))
-  if (filter.lists?.length === 1) query = query.where('list_id', '=', value('list'))
+  if (filter.tag !== undefined) query = query.where(column<string>('tag'), '=', value('tag'))
+  if (filter.lists?.length === 1) query = query.where(column<number>('list_id'), '=', value('list'))
   else if (filter.lists !== undefined) {
     const lists = value('lists')
     query = query.where(
-      'list_id',
+      column<number>('list_id'),
       'in',
       dialect === 'sqlite'
         ? sql<number>`(select value from json_each(${lists}))`
@@ -69,7 +70,7 @@ export function matching(db: Kysely<Schema>, dialect: Dialect, filter: ListFilte
   query =
     filter.status === undefined
       ? query.where('status', '<>', DELETED)
-      : query.where('status', '=', value('status') as RowStatus)
+      : query.where(column<RowStatus>('status'), '=', value('status') as RowStatus)
   if (filter.priority !== undefined) query = query.where('priority', '=', value('priority'))
   const { due, overdue, words } = filter
   if (due !== undefined) {
@@ -87,12 +88,29 @@ export function matching(db: Kysely<Schema>, dialect: Dialect, filter: ListFilte
   }
   if (overdue !== undefined) {
     query = query
-      .where('status', '=', OPEN)
+      .where(column<RowStatus>('status'), '=', OPEN)
       .where('due_key', '<', value('overdueKeyTo'))
       .where((eb) => eb.or([eb('due_day', '<', value('today')), eb('due_at', '<', value('now'))]))
   }
   if (words !== undefined) query = searched(query, dialect, words.length, value)
   return query
+}
+
+/**
+ * How the filters of a listing name their columns. SQLite keeps no statistics here, so it
+ * takes any index an equality can use (a tag's, a status's, a list's) and sorts every
+ * match: in another order than id (and than a list's manual order, which starts with the
+ * list), those columns are written `+column`, which no index serves, and the planner walks
+ * the sort's index instead, stopping once the page is full. PostgreSQL chooses by its
+ * statistics.
+ */
+function steered(dialect: Dialect, filter: ListFilter) {
+  const sort = sortOf(filter)
+  const walk = dialect === 'sqlite' && sort !== 'id'
+  return <T>(name: 'tag' | 'status' | 'list_id') =>
+    walk && !(sort === 'position' && name === 'list_id')
+      ? sql<T>`+${sql.ref(name)}`
+      : sql.ref<T>(name)
 }
 
 const tasksOf = (db: Kysely<Schema>) => db.selectFrom('tasks')
