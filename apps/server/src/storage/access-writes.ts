@@ -176,7 +176,7 @@ class AccessTransaction {
     const by = write.caller.principal
     const tasks = await this.trx
       .selectFrom('tasks')
-      .select(['id', 'seq', 'tag', 'status', 'version'])
+      .select(['id', 'seq', 'tag', 'status', 'version', 'priority', 'due'])
       .where('list_id', '=', write.id)
       .where('status', '<>', 'deleted')
       .orderBy('id')
@@ -209,6 +209,8 @@ class AccessTransaction {
           prev_tag: task.tag,
           prev_status: task.status,
           prev_list_id: write.id,
+          prev_priority: Number(task.priority),
+          prev_due: task.due,
         })
         .where('id', '=', Number(task.id))
         .execute()

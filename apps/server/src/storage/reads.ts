@@ -94,6 +94,10 @@ function toChange(row: ChangeRow): Change {
             status: row.prev_status === 'done' ? 'done' : 'open',
             // A change made before lists existed moved nothing: the task was in list 1.
             listId: Number(row.prev_list_id ?? row.list_id),
+            planning:
+              row.prev_priority === null
+                ? undefined
+                : { priority: Number(row.prev_priority), due: row.prev_due ?? undefined },
           },
   }
 }

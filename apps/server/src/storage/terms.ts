@@ -228,6 +228,13 @@ export interface Change {
         readonly tag: string | undefined
         readonly status: 'open' | 'done'
         readonly listId: number
+        /**
+         * Its priority and due before this change; undefined when not known (a change made
+         * before they were kept).
+         */
+        readonly planning?:
+          | { readonly priority: number; readonly due: string | undefined }
+          | undefined
       }
     | undefined
 }
