@@ -70,23 +70,41 @@ export function ordered<Q extends Orderable<Q>>(
   return result
 }
 
-/** Tasks past the keyset `(columns…, id)` in the order's direction: a row value comparison. */
-function past(
+/**
+ * `query` narrowed to the tasks past the keyset `keys` of `(columns…, id)` in the order's
+ * direction, as one query or several whose union it is. PostgreSQL seeks an index to a row
+ * value (`(priority, id) > ($1, $2)`). SQLite seeks only on the columns before the id (its
+ * rowid), then reads every task that ties on them: a sort with many ties (priority) would
+ * read a great part of the index. There the range is cut in parts that each seek exactly:
+ * `priority > $1`, then `priority = $1 and id > $2`.
+ */
+function pastKeyset(
   query: TasksQuery,
+  dialect: Dialect,
   columns: readonly string[],
   keys: readonly unknown[],
   desc: boolean,
-) {
-  const left = sql.join([...columns, 'id'].map((name) => sql.ref(name)))
-  const right = sql.join(keys)
-  return query.where(sql<SqlBool>`(${left}) ${sql.raw(desc ? '<' : '>')} (${right})`)
+): TasksQuery[] {
+  const all = [...columns, 'id']
+  if (dialect === 'postgres') {
+    const left = sql.join(all.map((name) => sql.ref(name)))
+    return [query.where(sql<SqlBool>`(${left}) ${sql.raw(desc ? '<' : '>')} (${sql.join(keys)})`)]
+  }
+  return all.map((column, i) => {
+    let part = query
+    for (const [j, tied] of all.slice(0, i).entries()) {
+      part = part.where(sql<SqlBool>`${sql.ref(tied)} = ${keys[j]}`)
+    }
+    return part.where(sql<SqlBool>`${sql.ref(column)} ${sql.raw(desc ? '<' : '>')} ${keys[i]}`)
+  })
 }
 
 /**
- * The tasks of `filter` in its sort (not id), at most `limit`, each with `columns`: an
- * index range from the keyset `filter.from` (the page before ended there) in the order of
- * an index that holds the sort's columns and the id. `due` reads the dated tasks, then the
- * undated ones (by id), as two ordered parts of one statement.
+ * The tasks of `filter` in its sort (not id), at most `limit`, each with `columns`: index
+ * ranges from the keyset `filter.from` (the page before ended there) in the order of an
+ * index that holds the sort's columns and the id. `due` reads the dated tasks, then the
+ * undated ones (by id). Several parts are one statement: each ordered and limited, their
+ * union ordered and limited again.
  */
 export function sortedTasks<C extends keyof TasksTable & string>(
   db: Kysely<Schema>,
@@ -109,32 +127,36 @@ function sortedQuery(
   const direction = directionOf(filter)
   const keys = [...KEY_VALUES[filter.sort].map((name) => value(name)), value('keyId')]
   const base = () => matching(db, dialect, filter, value)
-  const select = (query: TasksQuery) => query.select(columns as never[])
+  /** A part in its order (`by`, then the id), limited. */
+  const page = (query: TasksQuery, by: readonly string[]) => {
+    let part = query.select(columns as never[])
+    for (const name of [...by, 'id']) part = part.orderBy(sql.ref(name), direction)
+    return part.limit(value('limit'))
+  }
+  /** `query` past the keyset when there is one, in the order of `by`, as parts. */
+  const parts = (query: TasksQuery, by: readonly string[], at: readonly unknown[]) =>
+    (filter.from === undefined ? [query] : pastKeyset(query, dialect, by, at, desc)).map((part) =>
+      page(part, by),
+    )
+  let all: ReturnType<typeof page>[]
   if (filter.sort !== 'due') {
-    let query = base()
-    if (filter.from !== undefined) query = past(query, SORT_COLUMNS[filter.sort], keys, desc)
-    return ordered(select(query), filter, (name) => sql.ref(name)).limit(value('limit'))
+    all = parts(base(), SORT_COLUMNS[filter.sort], keys)
+  } else if (filter.from?.key === null) {
+    // The keyset is an undated task's: the dated part is behind it.
+    all = parts(base().where('due_key', 'is', null), [], [value('keyId')])
+  } else {
+    all = parts(base().where('due_key', 'is not', null), ['due_key'], keys)
+    // Past a dated task, every undated one follows; a filter of due dates leaves none.
+    if (filter.due === undefined && filter.overdue === undefined) {
+      all.push(page(base().where('due_key', 'is', null), []))
+    }
   }
-  const undated = () => {
-    let query = base().where('due_key', 'is', null)
-    // Past the keyset only when it is an undated task's; past a dated one, all of them follow.
-    if (filter.from?.key === null) query = past(query, [], [value('keyId')], desc)
-    return select(query).orderBy('id', direction).limit(value('limit'))
-  }
-  // The keyset is in the undated part already: the dated part is behind it.
-  if (filter.from?.key === null) return undated()
-  let dated = base().where('due_key', 'is not', null)
-  if (filter.from !== undefined) dated = past(dated, ['due_key'], keys, desc)
-  const datedPart = select(dated).orderBy('due_key', direction).orderBy('id', direction)
-  // A filter of due dates leaves no undated task: no need to look for one.
-  if (filter.due !== undefined || filter.overdue !== undefined) {
-    return datedPart.limit(value('limit'))
-  }
-  const parts = db
-    .selectFrom(datedPart.limit(value('limit')).as('d'))
-    .selectAll()
-    .unionAll(db.selectFrom(undated().as('u')).selectAll())
-  return ordered(db.selectFrom(parts.as('p')).selectAll(), filter, (name) =>
+  const [only] = all
+  if (all.length === 1 && only !== undefined) return only
+  const union = all
+    .map((part, i) => db.selectFrom(part.as(`k${i}`)).selectAll())
+    .reduce((left, right) => left.unionAll(right))
+  return ordered(db.selectFrom(union.as('p')).selectAll(), filter, (name) =>
     sql.ref(`p.${name}`),
   ).limit(value('limit'))
 }
