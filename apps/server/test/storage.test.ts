@@ -150,6 +150,8 @@ describe('storage', () => {
       completed_at: null,
       position: task.position,
       search: ' null tag ',
+      prev_priority: null,
+      prev_due: null,
     })
   })
 
@@ -185,6 +187,8 @@ describe('storage', () => {
       completed_at: Date.parse(changed.completedAt as string),
       position: task.position,
       search: ' ',
+      prev_priority: 0,
+      prev_due: null,
     })
     expect(Date.parse(changed.updatedAt)).toBeLessThanOrEqual(
       (await rowOf(task.id))?.updated_at as number,

@@ -176,7 +176,12 @@ describe.each(storages)('storage.write on %s', (_, open) => {
         task: taskOf(outcomes[2]),
         prevSeq: base + 2,
         createdSeq: expect.any(Number),
-        prev: { tag: undefined, status: 'done', listId: 1 },
+        prev: {
+          tag: undefined,
+          status: 'done',
+          listId: 1,
+          planning: { priority: 0, due: undefined },
+        },
       },
     ])
   })
@@ -206,7 +211,7 @@ describe.each(storages)('storage.write on %s', (_, open) => {
         task: undefined,
         prevSeq: base,
         createdSeq: base,
-        prev: { tag: 'x', status: 'open', listId: 1 },
+        prev: { tag: 'x', status: 'open', listId: 1, planning: { priority: 0, due: undefined } },
       },
     ])
     // Deleted is final: every later write of it is not found.

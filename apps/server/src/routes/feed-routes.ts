@@ -23,11 +23,15 @@ export async function feedRoutes(
         .header('X-Accel-Buffering', 'no')
       // An endless stream's headers, without claiming a length of 0 as an empty body would.
       if (request.method === 'HEAD') return reply.send(Readable.from([])) as never
-      const { tag, status, list } = request.query
+      const { tag, status, list, priority, dueFrom, dueTo, tz } = request.query
       const events = await feed.subscribe({
         after,
         tag,
         status,
+        priority,
+        dueFrom,
+        dueTo,
+        tz,
         list,
         credential: request.credential,
         connection: reply.raw,

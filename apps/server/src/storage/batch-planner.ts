@@ -9,6 +9,7 @@ import {
   type PlannedWrite,
   patched,
   planningFields,
+  priorState,
   type RowState,
   replayOf,
   rewriteOf,
@@ -193,7 +194,7 @@ export class BatchPlanner {
     if (!matches(item.ifMatch, row.version) || hits(item.ifNoneMatch, row.version)) {
       return { result: 'precondition-failed', version: row.version }
     }
-    const before = { seq: row.seq, tag: row.tag, status: row.status, listId: row.listId }
+    const before = priorState(row)
     const was = answered(row)
     const changed = this.#apply(item, row)
     if (changed) {

@@ -23,7 +23,7 @@ export async function deleteList(
   const by = write.caller.principal
   const tasks = await trx
     .selectFrom('tasks')
-    .select(['id', 'seq', 'tag', 'status', 'version'])
+    .select(['id', 'seq', 'tag', 'status', 'version', 'priority', 'due'])
     .where('list_id', '=', write.id)
     .where('status', '<>', 'deleted')
     .orderBy('id')
@@ -62,6 +62,8 @@ export async function deleteList(
         prev_tag: task.tag,
         prev_status: task.status,
         prev_list_id: write.id,
+        prev_priority: Number(task.priority),
+        prev_due: task.due,
       })
       .where('id', '=', Number(task.id))
       .execute()

@@ -2,6 +2,7 @@ import type { Task } from '@tasklane/contract'
 import { type Compilable, type Kysely, sql } from 'kysely'
 import { type CompiledShape, compileShape, parametersOf, type RunQuery } from './compiled-query.js'
 import type { Dialect } from './migrations/dialect.js'
+import { isKeyed, ordered, SORT_EXTRA_COLUMNS, sortedTasks } from './sort-order.js'
 import type { RowStatus, Schema } from './tables.js'
 import { filtered, filterKey, filterValues, type ReadValues, type Value } from './task-filter.js'
 import { CHANGE_COLUMNS, type ChangeRow, TASK_COLUMNS, type TaskRow, toTask } from './task-row.js'
@@ -16,6 +17,9 @@ type WithSequence<Row> = { newest: number | null; access: number | null } & {
 }
 
 const DELETED = sql.lit<RowStatus>('deleted')
+
+/** What a read in another sort than id selects: the Task's columns and the sort's own. */
+const SORTED_COLUMNS = [...TASK_COLUMNS, ...SORT_EXTRA_COLUMNS]
 
 /**
  * The SQL of every read, the same on every backend: each shape (a listing with or without
@@ -90,6 +94,10 @@ function toChange(row: ChangeRow): Change {
             status: row.prev_status === 'done' ? 'done' : 'open',
             // A change made before lists existed moved nothing: the task was in list 1.
             listId: Number(row.prev_list_id ?? row.list_id),
+            planning:
+              row.prev_priority === null
+                ? undefined
+                : { priority: Number(row.prev_priority), due: row.prev_due ?? undefined },
           },
   }
 }
@@ -136,16 +144,23 @@ export class Reads {
   /** Up to `limit` live tasks matching the filter, in its order, and the sequence: one statement. */
   async selectPage(filter: ListFilter, limit: number): Promise<AtSeq<Task[]>> {
     const { dialect } = this.#shapes
-    const shape = this.#shapes.get(`page:${filterKey(filter)}`, (db, value) =>
-      db
+    const shape = this.#shapes.get(`page:${filterKey(filter)}`, (db, value) => {
+      const joined = db
         .selectFrom(sequence(db))
         .leftJoin(
-          filtered(db, dialect, filter, value).select(TASK_COLUMNS).limit(value('limit')).as('t'),
+          isKeyed(filter)
+            ? sortedTasks(db, dialect, filter, value, SORTED_COLUMNS).as('t')
+            : filtered(db, dialect, filter, value)
+                .select(TASK_COLUMNS)
+                .limit(value('limit'))
+                .as('t'),
           (join) => join.onTrue(),
         )
         .select(['s.newest', 's.access', ...TASK_COLUMNS.map((column) => `t.${column}` as const)])
-        .orderBy('t.id', filter.order === 'desc' ? 'desc' : 'asc'),
-    )
+      return isKeyed(filter)
+        ? ordered(joined, filter, (name) => sql.ref(`t.${name}`))
+        : joined.orderBy('t.id', filter.order === 'desc' ? 'desc' : 'asc')
+    })
     const values = { ...filterValues(dialect, filter), limit }
     return rowsAtSeq(await this.execute<WithSequence<TaskRow>>(shape, values), toTask)
   }
@@ -154,7 +169,9 @@ export class Reads {
   async selectTasks(filter: ListFilter, limit: number): Promise<Task[]> {
     const { dialect } = this.#shapes
     const shape = this.#shapes.get(`tasks:${filterKey(filter)}`, (db, value) =>
-      filtered(db, dialect, filter, value).select(TASK_COLUMNS).limit(value('limit')),
+      isKeyed(filter)
+        ? sortedTasks(db, dialect, filter, value, SORTED_COLUMNS)
+        : filtered(db, dialect, filter, value).select(TASK_COLUMNS).limit(value('limit')),
     )
     const rows = await this.execute<TaskRow>(shape, { ...filterValues(dialect, filter), limit })
     return rows.map(toTask)
@@ -164,7 +181,9 @@ export class Reads {
   async selectIds(filter: ListFilter, limit: number): Promise<number[]> {
     const { dialect } = this.#shapes
     const shape = this.#shapes.get(`ids:${filterKey(filter)}`, (db, value) =>
-      filtered(db, dialect, filter, value).select('id').limit(value('limit')),
+      isKeyed(filter)
+        ? sortedTasks(db, dialect, filter, value, SORTED_COLUMNS)
+        : filtered(db, dialect, filter, value).select('id').limit(value('limit')),
     )
     const rows = await this.execute<{ id: number }>(shape, {
       ...filterValues(dialect, filter),

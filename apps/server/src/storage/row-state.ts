@@ -40,7 +40,14 @@ export interface RowState {
   completedAt: number | null
   position: string
   seq: PlannedSeq
-  prev?: { seq: PlannedSeq; tag: string | null; status: RowStatus; listId: number }
+  prev?: {
+    seq: PlannedSeq
+    tag: string | null
+    status: RowStatus
+    listId: number
+    priority: number
+    due: string | null
+  }
 }
 
 export const matches = (ifMatch: IfMatch | undefined, version: number) =>
@@ -179,6 +186,16 @@ export function replayOf(stored: StoredKey): { fingerprint: string; planned: Pla
   }
 }
 
+/** What a row's next change keeps of it as it was: what the feed's views compare. */
+export const priorState = ({ seq, tag, status, listId, priority, due }: RowState) => ({
+  seq,
+  tag,
+  status,
+  listId,
+  priority,
+  due,
+})
+
 /** A row the batch changed, in its final state with what its latest change replaced. */
 export function rewriteOf(row: RowState): PlannedRewrite | undefined {
   if (row.prev === undefined || !('off' in row.seq)) return undefined
@@ -198,5 +215,7 @@ export function rewriteOf(row: RowState): PlannedRewrite | undefined {
     prevTag: prev.tag,
     prevStatus: prev.status,
     prevListId: prev.listId,
+    prevPriority: prev.priority,
+    prevDue: prev.due,
   }
 }

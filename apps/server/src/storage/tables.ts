@@ -30,6 +30,12 @@ export interface TasksTable {
   updated_by: string
   /** The list it was in before its latest change (null when that change created it). */
   prev_list_id: number | null
+  /**
+   * Its priority and due before its latest change; prev_priority is null when that change
+   * created it, or was made before they were kept (migration 0010).
+   */
+  prev_priority: number | null
+  prev_due: string | null
   /** The seq of the change that created it; 0 when unknown (a task older than lists). */
   created_seq: number
   notes: string | null

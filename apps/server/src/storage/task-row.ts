@@ -27,6 +27,8 @@ export interface ChangeRow extends TaskRow {
   readonly prev_tag: string | null
   readonly prev_status: RowStatus | null
   readonly prev_list_id: number | null
+  readonly prev_priority: number | null
+  readonly prev_due: string | null
   readonly created_seq: number
   readonly due_day: string | null
   readonly due_at: number | null
@@ -59,6 +61,8 @@ export const CHANGE_COLUMNS = [
   'prev_tag',
   'prev_status',
   'prev_list_id',
+  'prev_priority',
+  'prev_due',
   'created_seq',
   'due_day',
   'due_at',

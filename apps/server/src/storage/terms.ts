@@ -141,6 +141,57 @@ export interface ListFilter {
   readonly lists?: readonly number[] | undefined
   /** `asc` (the default): oldest first; `desc`: newest first. */
   readonly order?: 'asc' | 'desc' | undefined
+  /** What the tasks are ordered by (`id`, the default, pages with `after`/`before`). */
+  readonly sort?: SortName | undefined
+  /** Another sort's keyset: only tasks past this point in its order. */
+  readonly from?: Keyset | undefined
+  /** Only tasks of this priority. */
+  readonly priority?: number | undefined
+  /** Only tasks due in this range. */
+  readonly due?: DueRange | undefined
+  /** Only open tasks due before this point. */
+  readonly overdue?: Overdue | undefined
+  /** Only tasks whose search text holds each of these words at the start of one of its words. */
+  readonly words?: readonly string[] | undefined
+}
+
+/** The orders a listing may take. */
+export type SortName = 'id' | 'due' | 'priority' | 'position' | 'updated'
+
+/**
+ * A task's place in a sort besides its id: its due sort key (null: undated), its priority,
+ * its update time (ms), or its list and position.
+ */
+export type SortKey = number | null | readonly [listId: number, position: string]
+
+/** A point in a sort's order: the key and id of the last task a page held. */
+export interface Keyset {
+  readonly key: SortKey
+  readonly id: number
+}
+
+/**
+ * A due range as the database compares it: days as text (inclusive), moments as instants
+ * (`fromAt` inclusive, `toAt` exclusive: the starts of the days in the caller's zone), and
+ * bounds of the due sort key that every matching task lies within, so an index can narrow.
+ */
+export interface DueRange {
+  readonly fromDay?: string | undefined
+  readonly toDay?: string | undefined
+  readonly fromAt?: number | undefined
+  readonly toAt?: number | undefined
+  readonly keyFrom?: number | undefined
+  readonly keyTo?: number | undefined
+}
+
+/**
+ * Overdue as the database compares it: a day before `today`, a moment before `now`, and a
+ * due sort key below `keyTo` (every overdue task's key is).
+ */
+export interface Overdue {
+  readonly today: string
+  readonly now: number
+  readonly keyTo: number
 }
 
 /** Where the change sequence stands: the newest seq, and that of the newest change to rights. */
@@ -177,6 +228,13 @@ export interface Change {
         readonly tag: string | undefined
         readonly status: 'open' | 'done'
         readonly listId: number
+        /**
+         * Its priority and due before this change; undefined when not known (a change made
+         * before they were kept).
+         */
+        readonly planning?:
+          | { readonly priority: number; readonly due: string | undefined }
+          | undefined
       }
     | undefined
 }

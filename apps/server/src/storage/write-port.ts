@@ -130,6 +130,8 @@ export interface PlannedRewrite extends TaskFields {
   readonly prevTag: string | null
   readonly prevStatus: RowStatus
   readonly prevListId: number
+  readonly prevPriority: number
+  readonly prevDue: string | null
 }
 
 /** One change the plan keeps in the history: the `off`-th, of a task (existing or inserted). */

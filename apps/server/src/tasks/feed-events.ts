@@ -1,10 +1,16 @@
-import type { ChangeType } from '@tasklane/contract'
-import type { Change } from '../storage/open-storage.js'
+import type { ChangeType, Task } from '@tasklane/contract'
+import { dueParts } from '../domain/due.js'
+import type { Change, DueRange } from '../storage/open-storage.js'
 
-/** Which tasks a subscriber follows: all of them, or those with a tag, a status, in a list. */
+/**
+ * Which tasks a subscriber follows: all of them, or those with a tag, a status, a priority,
+ * due in a range of days (counted in a zone: list-filter.ts), in a list.
+ */
 export interface FeedFilter {
   readonly tag?: string | undefined
   readonly status?: 'open' | 'done' | undefined
+  readonly priority?: number | undefined
+  readonly due?: DueRange | undefined
   /** Only tasks of this list (`list=`). */
   readonly list?: number | undefined
   /** Only tasks of the lists the subscriber reads; undefined: of every list (an admin). */
@@ -30,20 +36,52 @@ export interface Position {
 export const unfiltered = (filter: FeedFilter) =>
   filter.tag === undefined &&
   filter.status === undefined &&
+  filter.priority === undefined &&
+  filter.due === undefined &&
   filter.list === undefined &&
   filter.lists === undefined
 
-function matches(
-  filter: FeedFilter,
-  { tag, status, listId }: { tag?: string | undefined; status: 'open' | 'done'; listId: number },
-): boolean {
+/** Whether a task due `due` (undefined: undated) is due in `range`, as GET /tasks counts it. */
+export function dueIn(range: DueRange, due: string | undefined): boolean {
+  if (due === undefined) return false
+  const { day, at } = dueParts(due)
+  if (day !== null) {
+    return (
+      (range.fromDay === undefined || day >= range.fromDay) &&
+      (range.toDay === undefined || day <= range.toDay)
+    )
+  }
   return (
+    (range.fromAt === undefined || (at as number) >= range.fromAt) &&
+    (range.toAt === undefined || (at as number) < range.toAt)
+  )
+}
+
+/** A task's state as a view compares it; `planning` undefined: its priority and due unknown. */
+interface ViewedState {
+  readonly tag?: string | undefined
+  readonly status: 'open' | 'done'
+  readonly listId: number
+  readonly planning?: { readonly priority: number; readonly due?: string | undefined } | undefined
+}
+
+/** Whether the view holds a task in `state`; undefined when that turns on what is unknown. */
+function matches(filter: FeedFilter, { tag, status, listId, planning }: ViewedState) {
+  const plain =
     (filter.tag === undefined || filter.tag === tag) &&
     (filter.status === undefined || filter.status === status) &&
     (filter.list === undefined || filter.list === listId) &&
     (filter.lists === undefined || filter.lists.has(listId))
+  if (!plain || (filter.priority === undefined && filter.due === undefined)) return plain
+  if (planning === undefined) return undefined
+  return (
+    (filter.priority === undefined || filter.priority === planning.priority) &&
+    (filter.due === undefined || dueIn(filter.due, planning.due))
   )
 }
+
+/** A task after a change, as a view compares it. */
+const viewed = (task: Task): ViewedState => ({ ...task, planning: task })
 
 /**
  * What a change is for one subscriber's view, or undefined when the view does not see it.
@@ -63,10 +101,13 @@ export function changeType(
 ): ChangeType | undefined {
   const upsert = change.prevSeq === 0 ? 'created' : 'updated'
   if (unfiltered(filter)) return change.task === undefined ? 'deleted' : upsert
-  const now = change.task !== undefined && matches(filter, change.task)
+  const now = change.task !== undefined && matches(filter, viewed(change.task)) === true
+  // Unknown (a change from before a view could tell its priority or due) as if unread.
   const before =
     change.seq > seen && change.prevSeq <= cursor
-      ? change.prev !== undefined && matches(filter, change.prev)
+      ? change.prev === undefined
+        ? false
+        : matches(filter, change.prev)
       : undefined
   if (now) return before === false ? 'created' : upsert
   if (before === false) return undefined

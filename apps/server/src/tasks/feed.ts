@@ -17,6 +17,7 @@ import {
   Subscription,
   type ViewAccess,
 } from './feed-subscription.js'
+import { dueRangeOf, zoneOf } from './list-filter.js'
 import type { TurnBudget } from './turn-budget.js'
 
 /** Default interval of the keep-alive comments; the API promises at least every 15 s. */
@@ -34,6 +35,11 @@ export interface SubscribeOptions {
   readonly after?: number | undefined
   readonly tag?: string | undefined
   readonly status?: 'open' | 'done' | undefined
+  readonly priority?: number | undefined
+  /** Only tasks due in this range of days, counted in the zone `tz` (default UTC). */
+  readonly dueFrom?: string | undefined
+  readonly dueTo?: string | undefined
+  readonly tz?: string | undefined
   /** Only tasks of this list, which the caller must be able to read. */
   readonly list?: number | undefined
   /** Who subscribes: its view is of the lists it reads, and its stream ends with its credential. */
@@ -131,7 +137,10 @@ export class Feed implements Source {
     }
   }
 
-  async #start({ after, tag, status, list, credential }: SubscribeOptions): Promise<Readable> {
+  async #start(options: SubscribeOptions): Promise<Readable> {
+    const { after, tag, status, priority, list, credential } = options
+    // An unknown zone is a 400 before anything else.
+    const due = dueRangeOf(options.dueFrom, options.dueTo, zoneOf(options.tz))
     const { caller } = credential
     const rights = await this.#options.rights.rightsOf(caller)
     const readable = readableLists(rights)
@@ -147,6 +156,8 @@ export class Feed implements Source {
     const filter: FeedFilter = {
       tag,
       status,
+      priority,
+      due,
       list,
       lists: readable === 'all' ? undefined : new Set(readable),
     }

@@ -1,5 +1,6 @@
 import type { Task } from '@tasklane/contract'
 import type { ListFilter, Snapshot } from '../storage/open-storage.js'
+import { sortKeyOf } from './page-cursor.js'
 import type { TurnBudget } from './turn-budget.js'
 
 /**
@@ -11,9 +12,17 @@ const STREAM_CHUNK = 250
 /** Ids read per query while finding where a large page ends (for its Link). */
 const WALK_CHUNK = 1000
 
-/** The filter moved past `lastId` in its order. */
+/** The filter moved past `lastId` in the id order. */
 export const past = (filter: ListFilter, lastId: number): ListFilter =>
   filter.order === 'desc' ? { ...filter, before: lastId } : { ...filter, after: lastId }
+
+/** The filter moved past `last` in its order: its id, or its keyset in another sort. */
+export function pastTask(filter: ListFilter, last: Task): ListFilter {
+  const { sort = 'id' } = filter
+  return sort === 'id'
+    ? past(filter, last.id)
+    : { ...filter, from: { key: sortKeyOf(sort, last), id: last.id } }
+}
 
 /**
  * Every task matching the filter (at most `limit`), as a series of short queries of
@@ -35,7 +44,7 @@ export async function* taskChunks(
     if (tasks.length > 0) yield tasks
     if (tasks.length < size) return
     remaining -= tasks.length
-    cursor = past(cursor, (tasks.at(-1) as Task).id)
+    cursor = pastTask(cursor, tasks.at(-1) as Task)
   }
 }
 
@@ -68,6 +77,30 @@ export async function endOfLargePage(
     seen += ids.length
     if (ids.length < want) return undefined
     cursor = past(cursor, ids.at(-1) as number)
+  }
+}
+
+/**
+ * The last task of a page of `limit` tasks in a sort other than id when more tasks follow
+ * it, else undefined: the tasks are walked a chunk at a time, each waiting for its share of
+ * the event loop.
+ */
+export async function endOfSortedPage(
+  snapshot: Snapshot,
+  budget: TurnBudget,
+  filter: ListFilter,
+  limit: number,
+): Promise<Task | undefined> {
+  let cursor = filter
+  let seen = 0
+  for (;;) {
+    await budget.take()
+    const want = Math.min(STREAM_CHUNK, limit + 1 - seen)
+    const tasks = await snapshot.readTasks(cursor, want)
+    if (seen + tasks.length > limit) return tasks[limit - seen - 1]
+    seen += tasks.length
+    if (tasks.length < want) return undefined
+    cursor = pastTask(cursor, tasks.at(-1) as Task)
   }
 }
 

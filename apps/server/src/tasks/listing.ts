@@ -2,8 +2,10 @@ import { Readable } from 'node:stream'
 import type { ListTasksQuery, Task } from '@tasklane/contract'
 import { TooManyStreamsError } from '../domain/domain-errors.js'
 import type { ListFilter, Snapshot, Storage } from '../storage/open-storage.js'
+import { listFilterOf } from './list-filter.js'
 import {
   endOfLargePage,
+  endOfSortedPage,
   jsonArray,
   ndjson,
   ndjsonLines,
@@ -11,6 +13,7 @@ import {
   taskChunks,
 } from './listing-stream.js'
 import { type CachedPage, type Format, PageCache } from './page-cache.js'
+import { encodeCursor } from './page-cursor.js'
 import { nextLink } from './page-links.js'
 import type { TurnBudget } from './turn-budget.js'
 
@@ -62,6 +65,34 @@ function body(format: Format, tasks: readonly Task[]): string | Buffer {
   return format === 'json' ? JSON.stringify(tasks) : Buffer.from(ndjson(tasks))
 }
 
+/** The Link to the page after one of `query` that ends with `last`. */
+function linkAfter(query: ListTasksQuery, last: Task): string {
+  const { sort = 'id' } = query
+  return sort === 'id'
+    ? nextLink(query, last.id)
+    : nextLink(query, last.id, encodeCursor(query, sort, last))
+}
+
+/** A page of at most `limit` of `tasks` (read with one more, to know whether more follow). */
+function page(
+  query: ListTasksQuery,
+  format: Format,
+  tasks: Task[],
+  limit: number,
+  seq: number,
+  accessSeq: number,
+): CachedPage {
+  const more = tasks.length > limit
+  if (more) tasks.length = limit
+  return {
+    body: body(format, tasks),
+    link: more ? linkAfter(query, tasks.at(-1) as Task) : undefined,
+    seq,
+    accessSeq,
+    empty: tasks.length === 0,
+  }
+}
+
 /**
  * GET /tasks: small pages are built in memory and kept while nothing changes; large pages
  * and the full list are streamed in chunks from one snapshot, so memory stays flat and
@@ -102,12 +133,17 @@ export class Listing {
     lists: readonly number[] | undefined,
     whenDone: WhenDone,
   ): Promise<ListingAnswer> {
-    const { limit, after, before, tag, status, order } = query
-    const filter: ListFilter = { after, before, tag, status, order, lists }
+    const { limit } = query
+    const filter = listFilterOf(query, lists, Date.now())
     const contentType = CONTENT_TYPES[format]
     if (limit === 0) {
       const { seq, accessSeq } = await this.#storage.sequence()
       return { contentType, seq, accessSeq, link: undefined, body: body(format, []), empty: true }
+    }
+    // An overdue listing changes as time passes, with no change to mark it: never kept.
+    if (limit !== undefined && limit <= BUFFERED_PAGE_MAX && query.overdue === 'true') {
+      const { value: tasks, seq, accessSeq } = await this.#storage.readPage(filter, limit + 1)
+      return { contentType, ...page(query, format, tasks, limit, seq, accessSeq) }
     }
     if (limit !== undefined && limit <= BUFFERED_PAGE_MAX) {
       const key = PageCache.key(query, format, lists)
@@ -167,17 +203,9 @@ export class Listing {
     format: Format,
   ): Promise<CachedPage> {
     const { value: tasks, seq, accessSeq } = await this.#storage.readPage(filter, limit + 1)
-    const more = tasks.length > limit
-    if (more) tasks.length = limit
-    const page = {
-      body: body(format, tasks),
-      link: more ? nextLink(query, (tasks.at(-1) as Task).id) : undefined,
-      seq,
-      accessSeq,
-      empty: tasks.length === 0,
-    }
-    this.#pages.set(key, page)
-    return page
+    const read = page(query, format, tasks, limit, seq, accessSeq)
+    this.#pages.set(key, read)
+    return read
   }
 
   async #stream(
@@ -204,7 +232,10 @@ export class Listing {
     let link: string | undefined
     let chunks: AsyncGenerator<Task[]>
     try {
-      if (query.limit !== undefined) {
+      if (query.limit !== undefined && filter.sort !== 'id') {
+        const last = await endOfSortedPage(snapshot, this.#budget, filter, query.limit)
+        if (last !== undefined) link = linkAfter(query, last)
+      } else if (query.limit !== undefined) {
         const lastId = await endOfLargePage(snapshot, this.#budget, filter, query.limit)
         if (lastId !== undefined) link = nextLink(query, lastId)
       }

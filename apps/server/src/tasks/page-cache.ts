@@ -32,10 +32,13 @@ export class PageCache {
 
   /** The key of a page: what it asks for, as `format`, of `lists` (undefined: every list). */
   static key(query: ListTasksQuery, format: Format, lists: readonly number[] | undefined): string {
-    const { limit, after, before, order = 'asc', status, tag } = query
+    const { limit, after, before, order = 'asc', status, tag, sort = 'id', cursor } = query
     const of = lists === undefined ? '*' : lists.join(',')
-    // The tag goes last: it is the only part that may contain the separator.
-    return `${format}:${of}:${order}:${limit}:${after ?? 0}:${before ?? ''}:${status ?? ''}:${tag === undefined ? '' : `=${tag}`}`
+    const { priority, dueFrom, dueTo, tz, overdue, q } = query
+    // As JSON, which tells where it ends whatever the search words hold.
+    const planning = JSON.stringify([sort, cursor, priority, dueFrom, dueTo, tz, overdue, q])
+    // The tag goes last: it is the only other part that may contain the separator.
+    return `${format}:${of}:${order}:${limit}:${after ?? 0}:${before ?? ''}:${status ?? ''}:${planning}:${tag === undefined ? '' : `=${tag}`}`
   }
 
   /** The page under `key` if it reflects `seq`. */

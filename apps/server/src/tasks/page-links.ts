@@ -1,19 +1,40 @@
 import type { ListTasksQuery } from '@tasklane/contract'
 
+/** A query parameter as a Link writes it, after `&`; nothing when it is not given. */
+const param = (name: string, value: string | number | undefined) =>
+  value === undefined ? '' : `&${name}=${encodeURIComponent(value)}`
+
+/** The filters of `query` as a Link carries them, in the order the Link writes them. */
+function filterParams(query: ListTasksQuery): string {
+  const { status, list, tag, priority, dueFrom, dueTo, tz, overdue, q } = query
+  return (
+    param('status', status) +
+    param('list', list) +
+    param('tag', tag) +
+    param('priority', priority) +
+    param('dueFrom', dueFrom) +
+    param('dueTo', dueTo) +
+    param('tz', tz) +
+    param('overdue', overdue) +
+    param('q', q)
+  )
+}
+
 /**
- * The `Link` to the page after one that ends at `lastId`: the cursor moves (`after`
- * ascending, `before` descending) and every other parameter stays.
+ * The `Link` to the page after one that ends at `lastId`, and every other parameter stays.
+ * In the id order the id range moves (`after` ascending, `before` descending); in another
+ * sort, `cursor` (the last task's keyset, page-cursor.ts) does, and the range stays.
  */
-export function nextLink(
-  { limit, after, before, tag, status, order, list }: ListTasksQuery,
-  lastId: number,
-): string {
-  const cursor =
+export function nextLink(query: ListTasksQuery, lastId: number, cursor?: string): string {
+  const { limit, after, before, order } = query
+  if (cursor !== undefined) {
+    const range = param('after', after) + param('before', before)
+    const position = `sort=${query.sort}${order === 'desc' ? '&order=desc' : ''}&cursor=${cursor}`
+    return `</tasks?limit=${limit}&${position}${range}${filterParams(query)}>; rel="next"`
+  }
+  const position =
     order === 'desc'
       ? `before=${lastId}&order=desc${after === undefined ? '' : `&after=${after}`}`
       : `after=${lastId}${before === undefined ? '' : `&before=${before}`}`
-  const statusParam = status === undefined ? '' : `&status=${status}`
-  const listParam = list === undefined ? '' : `&list=${list}`
-  const tagParam = tag === undefined ? '' : `&tag=${encodeURIComponent(tag)}`
-  return `</tasks?limit=${limit}&${cursor}${statusParam}${listParam}${tagParam}>; rel="next"`
+  return `</tasks?limit=${limit}&${position}${filterParams(query)}>; rel="next"`
 }

@@ -9,10 +9,11 @@ import { taskLifecycle } from './0006-task-lifecycle.js'
 import { listsAndPeople } from './0007-lists-and-people.js'
 import { planning } from './0008-planning.js'
 import { historyAndWebhooks } from './0009-history-and-webhooks.js'
+import { feedPlanningViews } from './0010-feed-planning-views.js'
 import type { Dialect } from './dialect.js'
 
 /** The name of the newest migration: a database migrated to it is up to date. */
-export const LATEST_MIGRATION = '0009-history-and-webhooks'
+export const LATEST_MIGRATION = '0010-feed-planning-views'
 
 /** Migrations in order; names sort lexically, so they carry a number. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -26,6 +27,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0007-lists-and-people': listsAndPeople(dialect),
     '0008-planning': planning(dialect),
     '0009-history-and-webhooks': historyAndWebhooks(dialect),
+    '0010-feed-planning-views': feedPlanningViews(dialect),
   }
 }
 

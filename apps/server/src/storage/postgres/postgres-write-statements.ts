@@ -81,7 +81,7 @@ type RawContext = Omit<BatchContext, 'firstList' | 'windows'> & {
 const absolute = (seq: PlannedSeq) => ('abs' in seq ? seq.abs : null)
 const offset = (seq: PlannedSeq) => ('off' in seq ? seq.off : null)
 
-/** The plan as the write function (migration 0009) reads it: snake_case, seqs split in two. */
+/** The plan as the write function (migration 0010) reads it: snake_case, seqs split in two. */
 function planJson(plan: WritePlan): string {
   return JSON.stringify({
     now: plan.now,
@@ -104,6 +104,8 @@ function planJson(plan: WritePlan): string {
       prev_tag: row.prevTag,
       prev_status: row.prevStatus,
       prev_list_id: row.prevListId,
+      prev_priority: row.prevPriority,
+      prev_due: row.prevDue,
       notes: row.notes,
       due: row.due,
       due_day: row.due_day,

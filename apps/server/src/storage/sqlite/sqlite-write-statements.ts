@@ -114,7 +114,7 @@ export function sqliteStatements(db: SQLiteDatabase): WriteStatements {
     `UPDATE tasks SET ${WRITTEN.map((column) => `${column} = @${column}`).join(', ')},
        version = @version, updated_at = @now, updated_by = @updated_by, seq = @seq,
        prev_seq = @prevSeq, prev_tag = @prevTag, prev_status = @prevStatus,
-       prev_list_id = @prevListId
+       prev_list_id = @prevListId, prev_priority = @prevPriority, prev_due = @prevDue
      WHERE id = @id AND seq = @expectedSeq`,
   )
   const searchable = db.prepare('INSERT OR REPLACE INTO tasks_search (rowid, search) VALUES (?, ?)')
