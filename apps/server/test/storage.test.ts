@@ -70,7 +70,7 @@ describe.runIf(onPostgres)('PostgreSQL storage', () => {
   it('reads bigint ids, versions, times and seqs as JS numbers, not strings', async () => {
     const task = await createTask(server, { name: 'int8' })
     const found = await server.storage.findTask(task.id)
-    expect(found).toEqual({ value: task, seq: expect.any(Number) })
+    expect(found).toEqual({ value: task, seq: expect.any(Number), accessSeq: expect.any(Number) })
     const { value: listed, seq } = await server.storage.readPage({ after: task.id - 1 }, 1)
     expect(listed).toEqual([task])
     expect(typeof listed[0]?.id).toBe('number')

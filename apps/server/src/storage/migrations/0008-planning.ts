@@ -147,18 +147,27 @@ async function fillStoredResponses(db: Kysely<any>): Promise<void> {
   }
 }
 
-/** The operator class of pg_trgm's GIN index, wherever the extension lives; undefined without it. */
+/**
+ * The operator class of pg_trgm's GIN index, wherever the extension lives; undefined when it
+ * cannot be had or used here. The migration runs in a transaction: a refused CREATE EXTENSION
+ * (no CREATE on the database) is undone to a savepoint, and search works by scanning. An
+ * extension another role made in a schema of its own (the first of its search_path) is
+ * there but not ours to use without USAGE on that schema: then too, no index.
+ */
 async function trigramOps(db: Kysely<any>): Promise<string | undefined> {
+  await sql`savepoint pg_trgm`.execute(db)
   try {
     await sql`create extension if not exists pg_trgm`.execute(db)
+    await sql`release savepoint pg_trgm`.execute(db)
   } catch {
-    // Not allowed to (no CREATE on the database): search works, by scanning.
-    return undefined
+    await sql`rollback to savepoint pg_trgm`.execute(db)
   }
-  const { rows } = await sql<{ schema: string }>`select extnamespace::regnamespace::text as schema
-    from pg_extension where extname = 'pg_trgm'`.execute(db)
-  const schema = rows[0]?.schema
-  return schema === undefined ? undefined : `${schema}.gin_trgm_ops`
+  const { rows } = await sql<{ schema: string; usable: boolean }>`
+    select quote_ident(n.nspname) as schema, has_schema_privilege(n.oid, 'USAGE') as usable
+    from pg_extension e join pg_namespace n on n.oid = e.extnamespace
+    where e.extname = 'pg_trgm'`.execute(db)
+  const found = rows[0]
+  return found?.usable ? `${found.schema}.gin_trgm_ops` : undefined
 }
 
 /**
