@@ -161,12 +161,17 @@ describe('a release to a real registry (Verdaccio), installed as a user would', 
       const output = JSON.parse(result.stdout)
       expect(output.task).toEqual({
         id: expect.any(Number),
+        listId: 1,
         name: 'from the registry',
         tag: 'registry',
         status: 'open',
+        priority: 0,
+        position: expect.stringMatching(/^[0-9A-Za-z]+$/),
         version: 1,
         createdAt: expect.stringMatching(ISO_TIME),
+        createdBy: 'local',
         updatedAt: output.task.createdAt,
+        updatedBy: 'local',
       })
       expect(output.done).toMatchObject({ id: output.task.id, status: 'done', version: 2 })
       expect(output.got).toEqual(output.done)

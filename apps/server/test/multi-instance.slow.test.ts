@@ -91,6 +91,10 @@ describe.runIf(onPostgres)('migrations when several instances start at once', ()
           '0004-create-write-probe',
           '0005-write-function',
           '0006-task-lifecycle',
+          '0007-lists-and-people',
+          '0008-planning',
+          '0009-history-and-webhooks',
+          '0010-feed-planning-views',
         ])
         await Promise.all(storages.map((storage) => storage.close()))
       } finally {

@@ -22,6 +22,8 @@ export const task: Created['content']['application/json'] = {
   listId: 1,
   name: 'Write docs',
   status: 'open',
+  priority: 0,
+  position: 'a0',
   version: 1,
   createdAt: '2026-11-25T09:30:00.000Z',
   createdBy: 'local',
