@@ -4,8 +4,17 @@ import { WindowNeeded } from './list-order.js'
 import type { TaskWrite, WriteOutcome } from './storage.js'
 import { type BatchRead, type OrderWindow, STALE, type WriteStatements } from './write-port.js'
 
-/** How often a batch starts over because another writer changed what it read meanwhile. */
-const MAX_ATTEMPTS = 10
+/**
+ * How often a batch starts over because another writer changed what it read meanwhile.
+ * Instances that append to the same list's order contend on it: each round one of them
+ * commits, so a batch that lost waits a random while (doubling, at most 64 ms) and tries
+ * again, rather than all of them rereading at once.
+ */
+const MAX_ATTEMPTS = 40
+
+/** The wait before attempt `attempt` + 1 after a stale plan: full jitter, 1 to 64 ms. */
+const staleBackoff = (attempt: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * 2 ** Math.min(attempt, 6)))
 
 /**
  * The write algorithm, the same on every backend. The batch reads what it needs (keys,
@@ -43,7 +52,10 @@ export async function writeBatch(
     const plan = planner.plan(notBefore)
     if (plan === undefined) return planner.outcomes({ base: 0, ids: [] })
     const applied = await statements.apply(plan)
-    if (applied === STALE) continue
+    if (applied === STALE) {
+      await staleBackoff(attempt)
+      continue
+    }
     if (applied.ids.length !== plan.inserts.length || !applied.ids.every(Number.isSafeInteger)) {
       throw new Error(`Inserting ${plan.inserts.length} tasks did not give one id each.`)
     }
