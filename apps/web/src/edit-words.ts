@@ -12,6 +12,6 @@ export function describeEdit(task: Task, patch: TaskPatch): string {
   if (patch.due === null) said.push(`Task #${task.id} is due no more.`)
   else if (patch.due !== undefined) said.push(`Task #${task.id} is due ${patch.due}.`)
   if (patch.priority !== undefined)
-    said.push(`Task #${task.id}: ${priorityInWords(patch.priority) || 'no priority'}.`)
+    said.push(`Task #${task.id}: ${priorityInWords(patch.priority ?? 0) || 'no priority'}.`)
   return said.join(' ')
 }

@@ -74,8 +74,8 @@ export interface TaskPatch {
   notes?: string | null
   /** A new due, or `null` to remove it. */
   due?: string | null
-  /** 0 none, 1 low, 2 medium, 3 high. */
-  priority?: number
+  /** 0 none, 1 low, 2 medium, 3 high; `null` is 0. */
+  priority?: number | null
 }
 
 /** How `listTasks` and `tasks()` sort: by id (the default), due (undated last both ways), priority, position (the manual order: by list, then position) or last change; ties by id. */

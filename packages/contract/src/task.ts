@@ -113,14 +113,18 @@ export const TaskPatch = Type.Object(
           'a day (YYYY-MM-DD) or a date-time with an offset (2026-12-01T17:00:00+01:00), from 1970 to 9999; or null to remove the due.',
       }),
     ),
-    priority: Type.Optional(TaskPriority),
+    priority: Type.Optional(
+      Type.Union([TaskPriority, Type.Null()], {
+        description: 'A new priority: 0 none, 1 low, 2 medium, 3 high; or null for 0.',
+      }),
+    ),
   },
   {
     $id: 'TaskPatch',
     additionalProperties: false,
     minProperties: 1,
     description:
-      'A JSON Merge Patch of a task: the fields to change. null removes the tag, the notes or the due.',
+      'A JSON Merge Patch of a task: the fields to change. null removes the tag, the notes or the due, and sets the priority to 0.',
   },
 )
 /** The body of PATCH /tasks/{id}. */

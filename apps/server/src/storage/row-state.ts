@@ -130,7 +130,8 @@ export function patched(row: RowState, patch: TaskPatch, now: number): boolean {
     listId: patch.listId ?? row.listId,
     notes: patch.notes === undefined ? row.notes : patch.notes,
     due: patch.due === undefined ? row.due : patch.due,
-    priority: patch.priority ?? row.priority,
+    // null in a merge patch clears a field: a priority's clear value is 0 (none).
+    priority: patch.priority === null ? 0 : (patch.priority ?? row.priority),
   }
   const same = (Object.keys(next) as (keyof typeof next)[]).every((key) => next[key] === row[key])
   if (same) return false

@@ -1,0 +1,82 @@
+// 10,000 moves of tasks to one spot of a manual order (right after one task), eight writers
+// at a time: every move succeeds and every position stays valid, distinct and ordered.
+// Fractional keys grow by a character every few moves to the same spot; none is renumbered.
+import type { Task } from '@tasklane/contract'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { get, jsonBody, postJson } from './support/http.js'
+import { startServer, type TestServer } from './support/server.js'
+
+let server: TestServer
+
+beforeAll(async () => {
+  server = await startServer()
+})
+
+afterAll(async () => {
+  await server?.close()
+})
+
+function move(id: number, body: unknown) {
+  return fetch(`${server.url}/tasks/${id}/move`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
+}
+
+async function moved(id: number, body: unknown) {
+  const response = await move(id, body)
+  expect(response.status).toBe(200)
+  return (await response.json()) as Task
+}
+
+const bytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b))
+
+async function newList(name: string): Promise<number> {
+  const response = await fetch(`${server.url}/list`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name }),
+  })
+  expect(response.status).toBe(201)
+  return ((await response.json()) as { id: number }).id
+}
+
+describe('10,000 moves to one spot', () => {
+  it('all succeed and keep every position valid, distinct and in the order asked', async () => {
+    const listId = await newList('One spot')
+    const anchor = (await (await postJson(server, { name: 'anchor', listId })).json()) as Task
+    const movers: Task[] = []
+    for (let i = 0; i < 8; i++) {
+      movers.push((await (await postJson(server, { name: `m${i}`, listId })).json()) as Task)
+    }
+    const MOVES = 10_000
+    const statuses = new Map<number, number>()
+    let next = 0
+    // Eight writers at a time, each moving its own task right after the anchor.
+    await Promise.all(
+      movers.map(async (task) => {
+        while (next < MOVES) {
+          next++
+          const response = await move(task.id, { after: anchor.id })
+          statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1)
+          await response.arrayBuffer()
+        }
+      }),
+    )
+    expect(Object.fromEntries(statuses)).toEqual({ 200: MOVES })
+    const tasks = await jsonBody<Task[]>(await get(server, `/tasks?list=${listId}`))
+    const positions = tasks.map((task) => task.position)
+    expect(new Set(positions).size).toBe(tasks.length)
+    for (const position of positions) expect(position).toMatch(/^[0-9A-Za-z]+$/)
+    const sorted = [...tasks].sort((a, b) => bytes(a.position, b.position))
+    expect(sorted[0]?.id).toBe(anchor.id)
+    // One more move after the anchor still lands right after it.
+    const last = movers[0] as Task
+    await moved(last.id, { after: anchor.id })
+    const after = [...(await jsonBody<Task[]>(await get(server, `/tasks?list=${listId}`)))].sort(
+      (a, b) => bytes(a.position, b.position),
+    )
+    expect(after.map((task) => task.id).slice(0, 2)).toEqual([anchor.id, last.id])
+  }, 600_000)
+})
