@@ -16,6 +16,11 @@ export interface Command {
   readonly flags: FlagsSpec
   /** Said after "Unexpected argument 'x'", e.g. `(quote a name that has spaces)`. */
   readonly extraArgumentHint?: string
+  /**
+   * A group's commands (`webhooks create`, `webhooks ls`), each named in full: the word
+   * after the group's picks one. A group itself takes no arguments and runs nothing.
+   */
+  readonly subcommands?: readonly Command[]
   /** Runs it with the values read from its spec; resolves to the exit status. */
   execute(values: ParsedValues, context: Context): Promise<number>
 }
@@ -61,5 +66,28 @@ export function defineCommand<const A extends readonly ArgSpec[], const F extend
     ...spec,
     // parseCommandLine built `values` from this very spec: the shape Options<A, F> names.
     execute: (values, context) => spec.run(values as Options<A, F>, context),
+  }
+}
+
+/** What a group of commands declares: `tasklane webhooks <command>`. */
+export interface GroupSpec {
+  readonly name: string
+  readonly summary: string
+  readonly details: string
+  /** Its commands, each named `<group> <word>`, in the order its help lists them. */
+  readonly subcommands: readonly Command[]
+}
+
+/**
+ * A command that only names others: `tasklane webhooks create` runs the group's `create`.
+ * The command line picks the subcommand before anything runs, so the group's own execute
+ * is never called.
+ */
+export function defineGroup(spec: GroupSpec): Command {
+  return {
+    ...spec,
+    args: [],
+    flags: {},
+    execute: () => Promise.reject(new Error(`${spec.name} runs only through a subcommand`)),
   }
 }
