@@ -35,14 +35,14 @@ export const webhooksCreateCommand = defineCommand({
     list: {
       ...listFlag,
       repeatable: true,
-      help: 'Only changes of tasks in list LIST (id or name).',
+      help: 'Only changes of tasks in list LIST (an id or a name); again for more.',
     },
     type: {
       type: 'choice',
       value: 'TYPE',
       choices: TYPES,
       repeatable: true,
-      help: "Only these events: 'task.created', 'task.updated' or 'task.deleted'.",
+      help: "Only events TYPE: 'task.created', 'task.updated' or 'task.deleted'; again for more.",
     },
     after: {
       type: 'integer',
