@@ -243,6 +243,18 @@ describe('--list by id or name', () => {
     expect((await client.getTask(task.id)).listId).toBe(one.id)
   })
 
+  it('reads digits as an id, never a name: 0 is a usage error', async () => {
+    expect(await cli('webhooks', 'create', hookUrl('zero'), '--list', '0')).toEqual({
+      status: 2,
+      stdout: '',
+      stderr:
+        "tasklane: --list must be a list's id (1 to 9007199254740991) or its name, got '0'. See 'tasklane webhooks create --help'.\n",
+    })
+    const missing = await cli('webhooks', 'create', hookUrl('missing'), '--list', '999999')
+    expect(missing.status).toBe(1)
+    expect(missing.stderr).toMatch(/^tasklane: .*999999.* \(HTTP 4\d\d from POST /)
+  })
+
   it('moves a task into a list named by --list', async () => {
     const from = await client.createList({ name: `From ${randomBytes(4).toString('hex')}` })
     const into = await client.createList({ name: `Into ${randomBytes(4).toString('hex')}` })

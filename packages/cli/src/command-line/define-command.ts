@@ -1,4 +1,5 @@
 import type { Context } from '../context.js'
+import type { GLOBAL_FLAGS } from './global-flags.js'
 import type { ArgSpec, FlagsSpec, Options } from './spec.js'
 
 /** The values parseCommandLine read for a command, by name, before they meet its types. */
@@ -38,9 +39,12 @@ export interface CommandSpec<A extends readonly ArgSpec[], F extends FlagsSpec>
 export type TypedCommand<A extends readonly ArgSpec[], F extends FlagsSpec> = Command &
   Pick<CommandSpec<A, F>, 'run'>
 
-/** An option and an argument of the same name would share one key of the options. */
+/**
+ * An option and an argument of the same name would share one key of the options; so would
+ * an argument named as a global option (`<url>` named `url` would be taken for --url).
+ */
 type NoClash<A extends readonly ArgSpec[], F extends FlagsSpec> = [
-  Extract<keyof F, A[number]['name']>,
+  Extract<keyof F | keyof typeof GLOBAL_FLAGS, A[number]['name']>,
 ] extends [never]
   ? unknown
   : { readonly flags: 'an option has the name of an argument' }

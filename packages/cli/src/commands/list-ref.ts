@@ -9,11 +9,22 @@ export const listFlag = {
   help: "A list by id or by name ('Groceries'); a name is looked up among your lists.",
 } as const satisfies StringFlag
 
-/** An id as the API takes it: decimal digits, 1 to 2^53−1. */
-const ID = /^[1-9]\d*$/
+/** Decimal digits: an id, never a name. */
+const DIGITS = /^\d+$/
+
+/** The id `ref` is, when it is all digits (1 to 2^53−1, else a usage error); else undefined. */
+function idOf(ref: string, command: string): number | undefined {
+  if (!DIGITS.test(ref)) return undefined
+  const id = Number(ref)
+  if (id >= 1 && Number.isSafeInteger(id)) return id
+  throw new UsageError(
+    `--list must be a list's id (1 to ${Number.MAX_SAFE_INTEGER}) or its name, got '${ref}'.`,
+    command,
+  )
+}
 
 /**
- * The ids of the lists `refs` name, in their order: an id as it is, a name looked up
+ * The ids of the lists `refs` name, in their order: digits an id, anything else a name looked up
  * with GET /lists (once, however many names). A name no list has is a usage error naming
  * it; a name several lists have is one listing their ids.
  */
@@ -22,7 +33,7 @@ export async function resolveLists(
   context: Context,
   command: string,
 ): Promise<number[]> {
-  const names = refs.filter((ref) => !ID.test(ref) || !Number.isSafeInteger(Number(ref)))
+  const names = refs.filter((ref) => idOf(ref, command) === undefined)
   const byName = new Map<string, number[]>(names.map((name) => [name, []]))
   if (names.length > 0) {
     for await (const list of context.client.lists({ signal: context.signal })) {
