@@ -128,6 +128,10 @@ describe('parseCommandLine', () => {
     [['get', '1', '--tag', 'x']],
     [['list', '--desc', '--desc']],
     [['help', 'lst']],
+    [['webhooks']],
+    [['webhooks', 'purge']],
+    [['webhooks', 'rm']],
+    [['webhooks', 'ls', 'x']],
   ])('says what is wrong with %j in full sentences', (argv) => {
     const message = read(...argv)
     expect(message).toBeTypeOf('string')
@@ -145,12 +149,57 @@ describe('parseCommandLine', () => {
       flags: { id: { type: 'boolean', help: '' } },
       run: async () => 0,
     })
+    defineCommand({
+      name: 'clash',
+      summary: '',
+      details: '',
+      args: [{ name: 'url', type: 'string' }],
+      // @ts-expect-error: `url` would be both the argument and the global --url.
+      flags: {},
+      run: async () => 0,
+    })
+  })
+
+  it('reads a repeatable option as the list of its values, in order', () => {
+    expect(
+      read(
+        'webhooks',
+        'create',
+        'https://x',
+        '--list',
+        'a',
+        '--type',
+        'task.created',
+        '--list',
+        '2',
+      ),
+    ).toEqual({ address: 'https://x', list: ['a', '2'], type: ['task.created'] })
+    expect(read('webhooks', 'create', 'https://x')).toEqual({ address: 'https://x' })
+    expect(read('webhooks', 'create', 'https://x', '--type', 'x', '--type', 'task.deleted')).toBe(
+      "--type must be 'task.created', 'task.updated' or 'task.deleted', got 'x'.",
+    )
+  })
+
+  it('picks the subcommand of a group by the word after it', () => {
+    expect(read('webhooks', 'rm', '3')).toEqual({ id: 3 })
+    expect(read('--url', 'http://x', 'webhooks', 'deliveries', '4', '--json')).toEqual({
+      id: 4,
+      json: true,
+    })
+    expect(read('webhooks')).toBe('Missing webhooks command.')
+    expect(read('webhooks', 'purge')).toBe("Unknown webhooks command 'purge'.")
+    expect(read('webhooks', '--help')).toBe('help')
+    expect(read('help', 'webhooks', 'ls')).toBe('help')
+    const help = parseCommandLine(['webhooks', 'ls', '--help'], commands)
+    expect(help).toMatchObject({ kind: 'help', command: { name: 'webhooks ls' } })
   })
 })
 
 describe('the command specs', () => {
   it('read every option name alike in every command', () => {
-    expect(() => knownFlags([GLOBAL_FLAGS, ...commands.map(({ flags }) => flags)])).not.toThrow()
+    const every = commands.flatMap((command) => [command, ...(command.subcommands ?? [])])
+    expect(every.map(({ name }) => name)).toContain('webhooks create')
+    expect(() => knownFlags([GLOBAL_FLAGS, ...every.map(({ flags }) => flags)])).not.toThrow()
     expect(() =>
       knownFlags([{ tag: { type: 'boolean', help: '' } }, ...COMMANDS.map(({ flags }) => flags)]),
     ).toThrow('--tag takes a value in one command and none in another')

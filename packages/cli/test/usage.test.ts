@@ -302,7 +302,7 @@ describe('help and version', () => {
     ],
     [
       'move',
-      'Usage: tasklane move <id> [--before ID] [--after ID] [--top] [--bottom] [--list ID] [--if-match VERSION] [--json] [--url URL]',
+      'Usage: tasklane move <id> [--before ID] [--after ID] [--top] [--bottom] [--list LIST] [--if-match VERSION] [--json] [--url URL]',
     ],
     ['history', 'Usage: tasklane history <id> [--limit N] [--json] [--url URL]'],
     ['rm', 'Usage: tasklane rm <id>… [--if-match VERSION] [--url URL]'],

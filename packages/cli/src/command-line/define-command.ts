@@ -1,4 +1,5 @@
 import type { Context } from '../context.js'
+import type { GLOBAL_FLAGS } from './global-flags.js'
 import type { ArgSpec, FlagsSpec, Options } from './spec.js'
 
 /** The values parseCommandLine read for a command, by name, before they meet its types. */
@@ -16,6 +17,11 @@ export interface Command {
   readonly flags: FlagsSpec
   /** Said after "Unexpected argument 'x'", e.g. `(quote a name that has spaces)`. */
   readonly extraArgumentHint?: string
+  /**
+   * A group's commands (`webhooks create`, `webhooks ls`), each named in full: the word
+   * after the group's picks one. A group itself takes no arguments and runs nothing.
+   */
+  readonly subcommands?: readonly Command[]
   /** Runs it with the values read from its spec; resolves to the exit status. */
   execute(values: ParsedValues, context: Context): Promise<number>
 }
@@ -33,9 +39,12 @@ export interface CommandSpec<A extends readonly ArgSpec[], F extends FlagsSpec>
 export type TypedCommand<A extends readonly ArgSpec[], F extends FlagsSpec> = Command &
   Pick<CommandSpec<A, F>, 'run'>
 
-/** An option and an argument of the same name would share one key of the options. */
+/**
+ * An option and an argument of the same name would share one key of the options; so would
+ * an argument named as a global option (`<url>` named `url` would be taken for --url).
+ */
 type NoClash<A extends readonly ArgSpec[], F extends FlagsSpec> = [
-  Extract<keyof F, A[number]['name']>,
+  Extract<keyof F | keyof typeof GLOBAL_FLAGS, A[number]['name']>,
 ] extends [never]
   ? unknown
   : { readonly flags: 'an option has the name of an argument' }
@@ -61,5 +70,28 @@ export function defineCommand<const A extends readonly ArgSpec[], const F extend
     ...spec,
     // parseCommandLine built `values` from this very spec: the shape Options<A, F> names.
     execute: (values, context) => spec.run(values as Options<A, F>, context),
+  }
+}
+
+/** What a group of commands declares: `tasklane webhooks <command>`. */
+export interface GroupSpec {
+  readonly name: string
+  readonly summary: string
+  readonly details: string
+  /** Its commands, each named `<group> <word>`, in the order its help lists them. */
+  readonly subcommands: readonly Command[]
+}
+
+/**
+ * A command that only names others: `tasklane webhooks create` runs the group's `create`.
+ * The command line picks the subcommand before anything runs, so the group's own execute
+ * is never called.
+ */
+export function defineGroup(spec: GroupSpec): Command {
+  return {
+    ...spec,
+    args: [],
+    flags: {},
+    execute: () => Promise.reject(new Error(`${spec.name} runs only through a subcommand`)),
   }
 }

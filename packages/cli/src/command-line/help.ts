@@ -31,21 +31,26 @@ function synopsis(command: Command): string {
   const args = command.args.map((arg) => `${argLabel(arg)}${arg.variadic ? '…' : ''}`)
   const flags = Object.entries(command.flags).map(([name, flag]) => {
     const negation = 'negation' in flag && flag.negation !== undefined ? ` | --no-${name}` : ''
-    return `[${flagWithValue(name, flag)}${negation}]`
+    const repeats = 'repeatable' in flag && flag.repeatable ? '…' : ''
+    return `[${flagWithValue(name, flag)}${negation}]${repeats}`
   })
   return [command.name, ...args, ...flags].join(' ')
 }
 
+/** `  add   Add a task.`, one line a command, the summaries aligned. */
+function commandLines(commands: readonly Command[]): string {
+  const width = Math.max(...commands.map(({ name }) => name.length))
+  return commands.map(({ name, summary }) => `  ${name.padEnd(width)}  ${summary}`).join('\n')
+}
+
 /** The overall help, `tasklane --help`. */
 export function mainHelp(commands: readonly Command[]): string {
-  const width = Math.max(...commands.map(({ name }) => name.length))
-  const lines = commands.map(({ name, summary }) => `  ${name.padEnd(width)}  ${summary}`)
   return `Usage: tasklane <command> [options]
 
 The command line of tasklane, a task-tracking service.
 
 Commands:
-${lines.join('\n')}
+${commandLines(commands)}
 
 Options:
 ${optionLines(GLOBAL_FLAGS)}
@@ -58,8 +63,23 @@ Run 'tasklane <command> --help' for a command's options.
 `
 }
 
-/** The help of one command, `tasklane list --help`. */
+/** The help of a group of commands, `tasklane webhooks --help`. */
+function groupHelp(group: Command, subcommands: readonly Command[]): string {
+  return `Usage: tasklane ${group.name} <command> [options]
+
+${group.summary}
+${group.details}
+
+Commands:
+${commandLines(subcommands)}
+
+Run 'tasklane ${group.name} <command> --help' for a command's options.
+`
+}
+
+/** The help of one command, `tasklane list --help`, or of a group, `tasklane webhooks --help`. */
 export function commandHelp(command: Command): string {
+  if (command.subcommands !== undefined) return groupHelp(command, command.subcommands)
   const { url, help } = GLOBAL_FLAGS
   return `Usage: tasklane ${synopsis(command)} [--url URL]
 

@@ -26,9 +26,10 @@ export function parseCommandLine(
   commands: readonly Command[],
 ): Invocation {
   const byName = new Map(commands.map((command) => [command.name, command]))
+  const every = commands.flatMap((command) => [command, ...(command.subcommands ?? [])])
   let tokens: Token[]
   try {
-    tokens = tokenize(argv, knownFlags([GLOBAL_FLAGS, ...commands.map(({ flags }) => flags)]))
+    tokens = tokenize(argv, knownFlags([GLOBAL_FLAGS, ...every.map(({ flags }) => flags)]))
   } catch (error) {
     // Its help explains the option, when the command can be told.
     const named = argv.find((word) => byName.has(word))
@@ -37,27 +38,50 @@ export function parseCommandLine(
     }
     throw error
   }
-  const [first, ...args] = tokens.flatMap((token) =>
+  const [first, ...words] = tokens.flatMap((token) =>
     token.kind === 'positional' ? [token.value] : [],
   )
-  const command = first === undefined ? undefined : byName.get(first)
   if (first === 'help') {
-    const topic = args[0]
+    const topic = words[0]
     const about = topic === undefined ? undefined : byName.get(topic)
     if (topic !== undefined && about === undefined) {
       throw new UsageError(`Unknown command '${topic}'.`)
     }
-    return { kind: 'help', command: about }
+    return { kind: 'help', command: about && pickSubcommand(about, words.slice(1)).command }
   }
-  if (first !== undefined && command === undefined) {
+  const named = first === undefined ? undefined : byName.get(first)
+  if (first !== undefined && named === undefined) {
     throw new UsageError(`Unknown command '${first}'.`)
   }
   const given = (name: string) =>
     tokens.some((token) => token.kind === 'option' && token.name === name)
-  if (given('help')) return { kind: 'help', command }
+  if (given('help')) {
+    return { kind: 'help', command: named && pickSubcommand(named, words).command }
+  }
   if (given('version')) return { kind: 'version' }
-  if (command === undefined) throw new UsageError('Missing command.')
+  if (named === undefined) throw new UsageError('Missing command.')
+  const { command, args } = pickSubcommand(named, words)
+  if (command.subcommands !== undefined) {
+    throw new UsageError(`Missing ${command.name} command.`, command.name)
+  }
 
   const { url, help: _help, version: _version, ...values } = readValues(command, tokens, args)
   return { kind: 'run', command, values, url: url as string | undefined }
+}
+
+/**
+ * The subcommand of a group that the first of `words` names (`create` of `webhooks`), and
+ * the words after it; any other command, or a group with no word after it, as it is.
+ */
+function pickSubcommand(
+  command: Command,
+  words: readonly string[],
+): { command: Command; args: readonly string[] } {
+  const [word, ...rest] = words
+  if (command.subcommands === undefined || word === undefined) return { command, args: words }
+  const sub = command.subcommands.find(({ name }) => name === `${command.name} ${word}`)
+  if (sub === undefined) {
+    throw new UsageError(`Unknown ${command.name} command '${word}'.`, command.name)
+  }
+  return { command: sub, args: rest }
 }

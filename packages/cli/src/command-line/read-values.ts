@@ -70,6 +70,13 @@ function readFlags(command: Command, tokens: readonly Token[], values: Record<st
       )
     }
     const first = seen.get(token.name)
+    if ('repeatable' in flag && flag.repeatable && !token.negated) {
+      const value = flagValue(flag, token.name, token.value ?? '', command.name)
+      const earlier = (values[token.name] as unknown[] | undefined) ?? []
+      values[token.name] = [...earlier, value]
+      seen.set(token.name, token.raw)
+      continue
+    }
     if (first !== undefined) {
       // `--tag a --no-tag` contradicts itself; `-v -V` or `--tag a --tag b` repeats.
       const contradicts = first.startsWith('--no-') !== token.negated

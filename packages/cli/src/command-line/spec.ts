@@ -21,6 +21,8 @@ export interface StringFlag extends FlagBase {
   /** The value's placeholder in the help: `T`. */
   readonly value: string
   readonly negation?: string
+  /** Given any number of times (`--list a --list b`): its value is the list of them. */
+  readonly repeatable?: true
 }
 
 /** `--limit N`: a whole number written in decimal digits, from `min` to `max` (default 2^53−1). */
@@ -36,6 +38,8 @@ export interface ChoiceFlag extends FlagBase {
   readonly type: 'choice'
   readonly value: string
   readonly choices: readonly string[]
+  /** Given any number of times (`--type a --type b`): its value is the list of them. */
+  readonly repeatable?: true
 }
 
 /** One option of a command. */
@@ -57,13 +61,18 @@ export interface ArgSpec {
   readonly variadic?: boolean
 }
 
-type FlagValue<F> = F extends IntegerFlag
+type SingleValue<F> = F extends IntegerFlag
   ? number
   : F extends ChoiceFlag
     ? F['choices'][number]
     : F extends StringFlag
       ? string
       : boolean
+
+/** A repeatable option's values, in the order given; any other's one value. */
+type FlagValue<F> = F extends { readonly repeatable: true }
+  ? readonly SingleValue<F>[]
+  : SingleValue<F>
 
 type Negated<F> = F extends { readonly negation: string } ? false : never
 

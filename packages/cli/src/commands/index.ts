@@ -12,6 +12,7 @@ import { reopenCommand } from './reopen.js'
 import { rmCommand } from './rm.js'
 import { searchCommand } from './search.js'
 import { watchCommand } from './watch.js'
+import { webhooksCommand } from './webhooks.js'
 
 /** Every command of `tasklane`, in the order the help lists them. */
 export const COMMANDS: readonly Command[] = [
@@ -28,4 +29,5 @@ export const COMMANDS: readonly Command[] = [
   watchCommand,
   exportCommand,
   importCommand,
+  webhooksCommand,
 ]

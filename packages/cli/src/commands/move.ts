@@ -2,10 +2,11 @@ import type { MoveTarget } from '@tasklane/client'
 import { defineCommand } from '../command-line/define-command.js'
 import { printTasks } from '../format/print.js'
 import { UsageError } from '../usage-error.js'
+import { listFlag, resolveList } from './list-ref.js'
 import { ifMatch, json } from './shared-flags.js'
 
 /**
- * `tasklane move <id> (--before ID | --after ID | --top | --bottom) [--list ID]
+ * `tasklane move <id> (--before ID | --after ID | --top | --bottom) [--list LIST]
  * [--if-match VERSION] [--json]`: moves a task in its list's manual order.
  */
 export const moveCommand = defineCommand({
@@ -14,15 +15,16 @@ export const moveCommand = defineCommand({
   details:
     'Puts the task just before or after another task of its list, or first or last in\n' +
     'it, and prints it as it is now: exactly one of --before, --after, --top and\n' +
-    '--bottom. With --list, the task moves into that list too (a task named by --before\n' +
-    "or --after must be in it). 'tasklane list --sort position' shows the order.",
+    '--bottom. With --list (an id, or a name), the task moves into that list too (a task\n' +
+    "named by --before or --after must be in it). 'tasklane list --sort position' shows\n" +
+    'the order.',
   args: [{ name: 'id', type: 'integer' }],
   flags: {
     before: { type: 'integer', value: 'ID', min: 1, help: 'Just before task ID.' },
     after: { type: 'integer', value: 'ID', min: 1, help: 'Just after task ID.' },
     top: { type: 'boolean', help: 'First in its list.' },
     bottom: { type: 'boolean', help: 'Last in its list.' },
-    list: { type: 'integer', value: 'ID', min: 1, help: 'Into list ID.' },
+    list: { ...listFlag, help: "Into list LIST: its id or its name ('Groceries')." },
     'if-match': ifMatch,
     json,
   },
@@ -41,7 +43,7 @@ export const moveCommand = defineCommand({
       throw new UsageError(`'${place[1]}' and '${other[1]}' cannot be given together.`, 'move')
     }
     const task = await context.client.moveTask(options.id, place[0], {
-      listId: options.list,
+      listId: await resolveList(options.list, context, 'move'),
       ifMatch: options['if-match'],
       signal: context.signal,
     })
