@@ -357,10 +357,14 @@ describe.runIf(hasChromium)('the web page at / in Chromium', { timeout: 60_000 }
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('token-input')
       await token.fill('wrong')
       await page.keyboard.press('Enter')
-      await page.waitForFunction(() => document.activeElement?.id === 'token-input')
+      // Focus never leaves the token's field: wait for the refusal itself, then check both.
+      await page.waitForFunction(
+        () => document.querySelector('#list-state')?.textContent !== 'Loading tasks…',
+      )
       expect(await page.locator('#list-state').textContent()).toBe(
         'The bearer token in the Authorization header is not valid.',
       )
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('token-input')
       await token.fill('open-sesame')
       await page.keyboard.press('Enter')
       await page.waitForFunction(
