@@ -358,12 +358,15 @@ describe.runIf(hasChromium)('the web page at / in Chromium', { timeout: 60_000 }
       await token.fill('wrong')
       await page.keyboard.press('Enter')
       // Focus never leaves the token's field: wait for the refusal itself, then check both.
-      await page.waitForFunction(
-        () => document.querySelector('#list-state')?.textContent !== 'Loading tasks…',
-      )
-      expect(await page.locator('#list-state').textContent()).toBe(
-        'The bearer token in the Authorization header is not valid.',
-      )
+      const refused = 'The bearer token in the Authorization header is not valid.'
+      await page
+        .waitForFunction(
+          (text) => document.querySelector('#list-state')?.textContent === text,
+          refused,
+          { timeout: 10_000 },
+        )
+        .catch(() => undefined)
+      expect(await page.locator('#list-state').textContent()).toBe(refused)
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('token-input')
       await token.fill('open-sesame')
       await page.keyboard.press('Enter')
