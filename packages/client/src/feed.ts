@@ -11,6 +11,10 @@ export interface FeedQuery {
   tag?: string | undefined
   status?: TaskStatus | undefined
   list?: number | undefined
+  priority?: number | undefined
+  dueFrom?: string | undefined
+  dueTo?: string | undefined
+  tz?: string | undefined
 }
 
 /** The `Tasklane-Seq` of a response: the newest change it reflects; undefined without one. */
@@ -51,9 +55,9 @@ function caughtUpSeq(comments: readonly string[]): number | undefined {
 export function feedBatches(
   transport: Transport,
   call: RequestOptions,
-  { after, tag, status, list }: FeedQuery,
+  { after, tag, status, list, priority, dueFrom, dueTo, tz }: FeedQuery,
 ): AsyncGenerator<FeedBatch, void, undefined> {
-  const query = { after, tag, status, list }
+  const query = { after, tag, status, list, priority, dueFrom, dueTo, tz }
   const url = transport.url(WATCH_PATH, query)
   return transport.stream(
     {
