@@ -1,5 +1,5 @@
 import { isApiError } from './errors/api-error.js'
-import { feedBatches, seqOf } from './feed.js'
+import { type FeedQuery, feedBatches, seqOf } from './feed.js'
 import { LivePage } from './live-page.js'
 import type { PlanningFilter, RequestOptions, TaskFilter } from './options.js'
 import { LIST_PATH } from './paths.js'
@@ -60,6 +60,8 @@ export type LiveTasksListener = (live: LiveTasks) => void
 export class LiveTasks {
   readonly #transport: Transport
   readonly #options: LiveTasksOptions
+  /** The view's filters: the listing's and the feed's alike. */
+  readonly #view: Omit<FeedQuery, 'after'>
   readonly #page: LivePage
   readonly #listeners = new Set<LiveTasksListener>()
   readonly #stop = new AbortController()
@@ -73,6 +75,8 @@ export class LiveTasks {
     }
     this.#transport = new Transport(client.options)
     this.#options = options
+    const { tag, status, list, priority, dueFrom, dueTo, tz } = options
+    this.#view = { tag, status, list, priority, dueFrom, dueTo, tz }
     this.#page = new LivePage(options.order, options.limit, options.sort)
     const { signal } = options
     if (signal?.aborted) this.#stop.abort()
@@ -143,11 +147,11 @@ export class LiveTasks {
 
   /** Reads the listing and puts it in place of the page. */
   async #read(call: RequestOptions): Promise<void> {
-    const { tag, status, order, limit, list, sort, priority, dueFrom, dueTo, tz } = this.#options
+    const { order, limit, sort } = this.#options
     const { data, response } = await this.#transport.send<Task[]>({
       method: 'GET',
       path: LIST_PATH,
-      query: { limit, order, tag, status, list, sort, priority, dueFrom, dueTo, tz },
+      query: { ...this.#view, limit, order, sort },
       schema: 'Task[]',
       options: call,
     })
@@ -176,7 +180,7 @@ export class LiveTasks {
           listed = true
           this.#notify()
         }
-        const feed = feedBatches(this.#transport, call, { ...this.#options, after: page.seq })
+        const feed = feedBatches(this.#transport, call, { after: page.seq, ...this.#view })
         following: for await (const batch of feed) {
           // Anything received, a keep-alive included, shows that the connection works.
           failures = 0
