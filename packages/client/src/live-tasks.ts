@@ -40,8 +40,8 @@ export type LiveTasksListener = (live: LiveTasks) => void
  * a resume, the connection keeps failing, or the feed sends a `reset` (its caller gained or
  * lost a list). The feed sends a task entering the view as a create and one leaving it as a
  * delete; a change that moves a task in the sort (a new due, priority, position or list,
- * or any change under `updated`) moves it on the page. Whenever it is `caughtUp`, `tasks` equal what
- * `GET /tasks` with the same query answers at `seq`; at no moment
+ * or any change under `updated`) moves it on the page. Whenever it is `caughtUp`, `tasks`
+ * equal what `GET /tasks` with the same query answers at `seq`; at no moment
  * do they hold a duplicate, a deleted task, a task outside the filter or order, or a
  * version older than one shown before (the feed sends each task's latest change, so a
  * version superseded meanwhile may be skipped). With a `limit`, a task leaving the page is replaced by reading the
