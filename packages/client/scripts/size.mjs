@@ -24,9 +24,13 @@ export const BUDGET = 7168
 
 /**
  * The budget for `@tasklane/client/live` beyond the default entry, in bytes (min+gzip): an
- * app that shows live listings bundles both (LiveTasks and its page logic: 901 B).
+ * app that shows live listings bundles both (LiveTasks and its page logic: 901 B, 969 B by
+ * planning). 1024 until every sort and the planning filters (the server's order as a
+ * comparator, a changed task moved in it, the new filters in the listing and the feed, the
+ * TypeError for q and overdue) took it from 969 B to 1235 B (the feed's query built by
+ * each caller, which took the default entry from 7102 B down to 7093 B; both: 8328 B).
  */
-export const LIVE_BUDGET = 1024
+export const LIVE_BUDGET = 1248
 
 /**
  * Bundles and minifies `entry` (with `also`, as one app importing both) as an app's bundler

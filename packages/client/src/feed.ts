@@ -4,13 +4,17 @@ import { SseParser } from './sse.js'
 import type { Transport } from './transport.js'
 import type { TaskEvent, TaskStatus } from './types.js'
 
-/** Where a connection to the change feed starts and which tasks it follows. */
-export interface FeedQuery {
+/** Where a connection to the change feed starts and which tasks it follows: its query string. */
+export type FeedQuery = {
   /** Resume after this seq (sent as `after` and `Last-Event-ID`); undefined: new changes only. */
   after: number | undefined
   tag?: string | undefined
   status?: TaskStatus | undefined
   list?: number | undefined
+  priority?: number | undefined
+  dueFrom?: string | undefined
+  dueTo?: string | undefined
+  tz?: string | undefined
 }
 
 /** The `Tasklane-Seq` of a response: the newest change it reflects; undefined without one. */
@@ -51,9 +55,9 @@ function caughtUpSeq(comments: readonly string[]): number | undefined {
 export function feedBatches(
   transport: Transport,
   call: RequestOptions,
-  { after, tag, status, list }: FeedQuery,
+  query: FeedQuery,
 ): AsyncGenerator<FeedBatch, void, undefined> {
-  const query = { after, tag, status, list }
+  const { after } = query
   const url = transport.url(WATCH_PATH, query)
   return transport.stream(
     {

@@ -1,15 +1,17 @@
-import type { Task, TaskChange } from './types.js'
+import { taskOrder } from './live-order.js'
+import type { Task, TaskChange, TaskSort } from './types.js'
 
 /**
- * One listing (a tag/status view in id order, at most `limit` tasks) held in memory and
+ * One listing (a view in the order of its sort, at most `limit` tasks) held in memory and
  * kept up to date by applying the change feed's events to it, pure: no I/O. Holds no more
  * than the listing, whatever the history.
  *
  * With a limit, the page knows the view only up to its `edge`: the last task it was read
- * with (or the last one left after a newer task pushed one out). A task entering the view
- * before the edge takes its place in order (pushing the last one out of a full page); one
- * beyond it is not known to be on the page and is left out. A task that leaves a page that
- * was full makes it `short`: only reading the page again can tell which task comes next.
+ * with (or the last one left after a newer task pushed one out), as it was then. A task
+ * entering the view, or changed (a new due, priority or position moves it), takes its
+ * place in order when it comes before the edge (pushing the last one out of a full page);
+ * beyond it, it is not known to be on the page and is left out. A task that leaves a page
+ * that was full makes it `short`: only reading the page again can tell which task comes next.
  */
 export class LivePage {
   /** The tasks, in the listing's order: a new array after each change, never changed in place. */
@@ -18,15 +20,21 @@ export class LivePage {
   seq = 0
   /** No task of the view lies beyond the page: it was read shorter than its limit. */
   #complete = true
-  /** Every task of the view up to this id (in the page's order) is on the page. */
-  #edge = 0
+  /** Every task of the view up to this one (in the page's order) is on the page. */
+  #edge: Task | undefined
+  /** The listing's order: negative when `a` comes before `b`. */
+  readonly #compare: (a: Task, b: Task) => number
 
   constructor(
-    /** `asc`: oldest first; `desc`: newest first. */
-    readonly order: 'asc' | 'desc' = 'asc',
+    /** `asc` (the default) or `desc`. */
+    order?: 'asc' | 'desc',
     /** At most this many tasks; undefined: the whole view. */
     readonly limit?: number,
-  ) {}
+    /** The listing's sort, as `GET /tasks` takes it; default: by id. */
+    sort?: TaskSort,
+  ) {
+    this.#compare = taskOrder(sort, order)
+  }
 
   /** True when a task left a page that had more after it: read the page again to fill it. */
   get short(): boolean {
@@ -38,7 +46,7 @@ export class LivePage {
     this.tasks = tasks
     this.seq = seq
     this.#complete = this.limit === undefined || tasks.length < this.limit
-    this.#edge = tasks.at(-1)?.id ?? 0
+    this.#edge = tasks.at(-1)
   }
 
   /** The server has sent every change of the view up to `seq`: the page reflects it. */
@@ -60,33 +68,28 @@ export class LivePage {
     const held = tasks[index]
     // A delete carries the version it deleted: equal is not older.
     if (held && task.version < held.version) return false
-    if (type === 'deleted') {
-      if (!held) return false
-      tasks.splice(index, 1)
-    } else if (held) {
-      tasks[index] = task
-    } else {
-      if (!this.#complete && this.#before(this.#edge, task.id)) return false
-      this.#insert(tasks, task)
-    }
+    // A change may move it: taken out, then put back where it goes now.
+    if (held) tasks.splice(index, 1)
+    else if (type === 'deleted') return false
+    if (type !== 'deleted' && !this.#beyond(task)) this.#insert(tasks, task)
     this.tasks = tasks
     return true
   }
 
+  /** Whether `task` may lie beyond the page: after its edge when the view goes on past it. */
+  #beyond(task: Task): boolean {
+    return !this.#complete && !(this.#edge && this.#compare(task, this.#edge) <= 0)
+  }
+
   /** Puts a task not held in its place in order, pushing the last one out of a full page. */
   #insert(tasks: Task[], task: Task): void {
-    const at = tasks.findIndex((other) => this.#before(task.id, other.id))
+    const at = tasks.findIndex((other) => this.#compare(task, other) < 0)
     tasks.splice(at < 0 ? tasks.length : at, 0, task)
     if (tasks.length > (this.limit ?? tasks.length)) {
       // The last one is pushed out: what lies beyond the new last one is unknown now.
       tasks.pop()
       this.#complete = false
-      this.#edge = tasks.at(-1)?.id ?? 0
+      this.#edge = tasks.at(-1)
     }
-  }
-
-  /** Whether id `a` comes before id `b` in the page's order. */
-  #before(a: number, b: number): boolean {
-    return this.order === 'desc' ? a > b : a < b
   }
 }

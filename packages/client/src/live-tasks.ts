@@ -1,21 +1,28 @@
 import { isApiError } from './errors/api-error.js'
-import { feedBatches, seqOf } from './feed.js'
+import { type FeedQuery, feedBatches, seqOf } from './feed.js'
 import { LivePage } from './live-page.js'
-import type { RequestOptions, TaskFilter } from './options.js'
+import type { PlanningFilter, RequestOptions, TaskFilter } from './options.js'
 import { LIST_PATH } from './paths.js'
 import { backoff, retryDelay } from './retry.js'
 import type { TasklaneClient } from './tasklane-client.js'
 import { Transport } from './transport.js'
-import type { Task } from './types.js'
+import type { Task, TaskSort } from './types.js'
 import { sleep } from './utils/sleep.js'
 
 /**
- * Which listing a LiveTasks follows (`list`, `tag`, `status`, `order`, `limit`: as
- * `listTasks` takes them) and how: `signal` closes it; `timeoutMs` (default 30 s) is the
- * longest silence of the feed before its connection is taken for dead; `retry` sets the
- * backoff of reconnections (which never stop while it is open) and the retries of its reads.
+ * Which listing a LiveTasks follows (`sort`, `order`, `limit` and the filters `list`,
+ * `tag`, `status`, `priority`, `dueFrom`, `dueTo`, `tz`: as `listTasks` takes them; not
+ * `q` nor `overdue`, which the feed cannot follow: a TypeError) and how: `signal` closes
+ * it; `timeoutMs` (default 30 s) is the longest silence of the feed before its connection
+ * is taken for dead; `retry` sets the backoff of reconnections (which never stop while it
+ * is open) and the retries of its reads.
  */
-export interface LiveTasksOptions extends TaskFilter, RequestOptions {
+export interface LiveTasksOptions
+  extends TaskFilter,
+    Omit<PlanningFilter, 'q' | 'overdue'>,
+    RequestOptions {
+  /** `id` (the default), `due` (undated last both ways), `priority`, `position` or `updated`; ties by id. */
+  sort?: TaskSort
   /** At most this many tasks: the first page of the listing. Default: the whole listing. */
   limit?: number
 }
@@ -31,8 +38,10 @@ export type LiveTasksListener = (live: LiveTasks) => void
  * change feed from the listing's `Tasklane-Seq` with the same filter, reconnecting with
  * backoff and resuming (`Last-Event-ID`) by itself; it lists again when the server refuses
  * a resume, the connection keeps failing, or the feed sends a `reset` (its caller gained or
- * lost a list). Whenever it is `caughtUp`, `tasks` equal what
- * `GET /tasks` with the same query answers at `seq`; at no moment
+ * lost a list). The feed sends a task entering the view as a create and one leaving it as a
+ * delete; a change that moves a task in the sort (a new due, priority, position or list,
+ * or any change under `updated`) moves it on the page. Whenever it is `caughtUp`, `tasks`
+ * equal what `GET /tasks` with the same query answers at `seq`; at no moment
  * do they hold a duplicate, a deleted task, a task outside the filter or order, or a
  * version older than one shown before (the feed sends each task's latest change, so a
  * version superseded meanwhile may be skipped). With a `limit`, a task leaving the page is replaced by reading the
@@ -51,6 +60,8 @@ export type LiveTasksListener = (live: LiveTasks) => void
 export class LiveTasks {
   readonly #transport: Transport
   readonly #options: LiveTasksOptions
+  /** The view's filters: the listing's and the feed's alike. */
+  readonly #view: Omit<FeedQuery, 'after'>
   readonly #page: LivePage
   readonly #listeners = new Set<LiveTasksListener>()
   readonly #stop = new AbortController()
@@ -58,9 +69,15 @@ export class LiveTasks {
   #error: unknown
 
   constructor(client: TasklaneClient, options: LiveTasksOptions = {}) {
+    const { q, overdue } = options as PlanningFilter
+    if (q !== undefined || overdue !== undefined) {
+      throw new TypeError('liveTasks cannot follow q or overdue.')
+    }
     this.#transport = new Transport(client.options)
     this.#options = options
-    this.#page = new LivePage(options.order, options.limit)
+    const { tag, status, list, priority, dueFrom, dueTo, tz } = options
+    this.#view = { tag, status, list, priority, dueFrom, dueTo, tz }
+    this.#page = new LivePage(options.order, options.limit, options.sort)
     const { signal } = options
     if (signal?.aborted) this.#stop.abort()
     signal?.addEventListener('abort', () => this.close(), { once: true })
@@ -130,11 +147,11 @@ export class LiveTasks {
 
   /** Reads the listing and puts it in place of the page. */
   async #read(call: RequestOptions): Promise<void> {
-    const { tag, status, order, limit, list } = this.#options
+    const { order, limit, sort } = this.#options
     const { data, response } = await this.#transport.send<Task[]>({
       method: 'GET',
       path: LIST_PATH,
-      query: { limit, order, tag, status, list },
+      query: { ...this.#view, limit, order, sort },
       schema: 'Task[]',
       options: call,
     })
@@ -163,7 +180,7 @@ export class LiveTasks {
           listed = true
           this.#notify()
         }
-        const feed = feedBatches(this.#transport, call, { ...this.#options, after: page.seq })
+        const feed = feedBatches(this.#transport, call, { after: page.seq, ...this.#view })
         following: for await (const batch of feed) {
           // Anything received, a keep-alive included, shows that the connection works.
           failures = 0

@@ -29,7 +29,12 @@ export async function* watchTasks(
       // Without `after`, from the newest change now, so that a reconnection before the
       // first event still knows where to resume.
       last ??= await newestSeq()
-      feed: for await (const batch of feedBatches(transport, call, { ...call, after: last })) {
+      feed: for await (const batch of feedBatches(transport, call, {
+        after: last,
+        tag: call.tag,
+        status: call.status,
+        list: call.list,
+      })) {
         // Anything received, a keep-alive included, shows that the connection works.
         failures = 0
         for (const event of batch.events) {

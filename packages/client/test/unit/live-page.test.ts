@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { taskOrder } from '../../src/live-order.js'
 import { LivePage } from '../../src/live-page.js'
 import type { Task, TaskChange, TaskStatus } from '../../src/types.js'
 
@@ -268,5 +269,74 @@ describe('LivePage', () => {
     room.apply({ type: 'deleted', seq: 4, task: { id: 1, version: 1 } })
     // The listing was shorter than its limit: nothing lies beyond, nothing to read again.
     expect(room.short).toBe(false)
+  })
+
+  it('by due with a limit: a task re-dated before the edge moves in and pushes the last out; one re-dated past it makes the page short', () => {
+    const page = new LivePage('asc', 2, 'due')
+    page.reset([task(4, { due: '2026-12-01' }), task(2, { due: '2026-12-03' })], 5)
+    page.apply({ type: 'updated', seq: 6, task: task(7, { due: '2026-12-02', version: 2 }) })
+    expect(page.tasks.map((t) => t.id)).toEqual([4, 7])
+    expect(page.short).toBe(false)
+    // Past the edge (task 7's due): not known to be on the page any more.
+    page.apply({ type: 'updated', seq: 7, task: task(4, { due: '2026-12-09', version: 2 }) })
+    expect(page.tasks.map((t) => t.id)).toEqual([7])
+    expect(page.short).toBe(true)
+  })
+
+  it('moves a held task to its new place when its priority or position changes', () => {
+    const byPriority = new LivePage('desc', undefined, 'priority')
+    byPriority.reset(
+      [task(1, { priority: 3 }), task(3, { priority: 1 }), task(2, { priority: 1 })],
+      1,
+    )
+    byPriority.apply({ type: 'updated', seq: 2, task: task(2, { priority: 3, version: 2 }) })
+    expect(byPriority.tasks.map((t) => t.id)).toEqual([2, 1, 3])
+    const byPosition = new LivePage('asc', undefined, 'position')
+    byPosition.reset([task(1, { position: 'a0' }), task(2, { position: 'a1' })], 1)
+    byPosition.apply({ type: 'updated', seq: 2, task: task(2, { position: 'Zz', version: 2 }) })
+    expect(byPosition.tasks.map((t) => t.id)).toEqual([2, 1])
+  })
+})
+
+describe('taskOrder', () => {
+  const ids = (tasks: Task[], sort: Parameters<typeof taskOrder>[0], order?: 'asc' | 'desc') =>
+    [...tasks].sort(taskOrder(sort, order)).map((t) => t.id)
+
+  it('by due: undated last both ways, a day after the moments of its UTC day, ties by id in the order', () => {
+    const tasks = [
+      task(1),
+      task(2, { due: '2026-12-01' }),
+      task(3, { due: '2026-12-01T23:59:60Z' }),
+      task(4, { due: '2026-12-02T00:30:00+01:00' }),
+      task(5, { due: '2026-12-01T10:00:00Z' }),
+      task(6, { due: '2026-12-01T11:00:00+01:00' }),
+      task(7),
+      task(8, { due: '2026-12-01T10:00:00.0009Z' }),
+    ]
+    expect(ids(tasks, 'due')).toEqual([5, 6, 8, 4, 3, 2, 1, 7])
+    expect(ids(tasks, 'due', 'desc')).toEqual([2, 3, 4, 8, 6, 5, 7, 1])
+  })
+
+  it('by position: by list, then position as bytes (digits, capitals, small letters), not as a locale would', () => {
+    const tasks = [
+      task(1, { listId: 2, position: 'a' }),
+      task(2, { position: 'b' }),
+      task(3, { position: 'B' }),
+      task(4, { position: '9' }),
+      task(5, { position: 'a' }),
+    ]
+    expect(ids(tasks, 'position')).toEqual([4, 3, 5, 2, 1])
+    expect(ids(tasks, 'position', 'desc')).toEqual([1, 2, 5, 3, 4])
+  })
+
+  it('by updated, then id; by id alone without a sort', () => {
+    const tasks = [
+      task(3, { updatedAt: '2026-11-25T09:30:00.001Z' }),
+      task(1, { updatedAt: '2026-11-25T09:30:00.002Z' }),
+      task(2, { updatedAt: '2026-11-25T09:30:00.001Z' }),
+    ]
+    expect(ids(tasks, 'updated')).toEqual([2, 3, 1])
+    expect(ids(tasks, 'updated', 'desc')).toEqual([1, 3, 2])
+    expect(ids(tasks, undefined, 'desc')).toEqual([3, 2, 1])
   })
 })
