@@ -4,6 +4,7 @@
 import type { Task } from '@tasklane/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { get, jsonBody, postJson } from './support/http.js'
+import { bytes, move, moved, newList } from './support/moves.js'
 import { startServer, type TestServer } from './support/server.js'
 
 let server: TestServer
@@ -16,35 +17,9 @@ afterAll(async () => {
   await server?.close()
 })
 
-function move(id: number, body: unknown) {
-  return fetch(`${server.url}/tasks/${id}/move`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  })
-}
-
-async function moved(id: number, body: unknown) {
-  const response = await move(id, body)
-  expect(response.status).toBe(200)
-  return (await response.json()) as Task
-}
-
-const bytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b))
-
-async function newList(name: string): Promise<number> {
-  const response = await fetch(`${server.url}/list`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name }),
-  })
-  expect(response.status).toBe(201)
-  return ((await response.json()) as { id: number }).id
-}
-
 describe('10,000 moves to one spot', () => {
   it('all succeed and keep every position valid, distinct and in the order asked', async () => {
-    const listId = await newList('One spot')
+    const listId = await newList(server, 'One spot')
     const anchor = (await (await postJson(server, { name: 'anchor', listId })).json()) as Task
     const movers: Task[] = []
     for (let i = 0; i < 8; i++) {
@@ -58,7 +33,7 @@ describe('10,000 moves to one spot', () => {
       movers.map(async (task) => {
         while (next < MOVES) {
           next++
-          const response = await move(task.id, { after: anchor.id })
+          const response = await move(server, task.id, { after: anchor.id })
           statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1)
           await response.arrayBuffer()
         }
@@ -73,7 +48,7 @@ describe('10,000 moves to one spot', () => {
     expect(sorted[0]?.id).toBe(anchor.id)
     // One more move after the anchor still lands right after it.
     const last = movers[0] as Task
-    await moved(last.id, { after: anchor.id })
+    await moved(server, last.id, { after: anchor.id })
     const after = [...(await jsonBody<Task[]>(await get(server, `/tasks?list=${listId}`)))].sort(
       (a, b) => bytes(a.position, b.position),
     )

@@ -3,6 +3,7 @@
 import type { Task } from '@tasklane/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTask, expectError, get, jsonBody, postJson, seqOf } from './support/http.js'
+import { bytes, move, moved, newList } from './support/moves.js'
 import { startServer, type TestServer } from './support/server.js'
 
 let server: TestServer
@@ -15,47 +16,17 @@ afterAll(async () => {
   await server?.close()
 })
 
-/** POSTs a move of task `id`, with these headers. */
-function move(id: number | string, body: unknown, headers: Record<string, string> = {}) {
-  return fetch(`${server.url}/tasks/${id}/move`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  })
-}
-
-/** Moves a task, asserting the 200, and returns it as answered. */
-async function moved(id: number, body: unknown, headers: Record<string, string> = {}) {
-  const response = await move(id, body, headers)
-  const task = (await response.json()) as Task
-  expect({ status: response.status, task }).toEqual({ status: 200, task: expect.anything() })
-  return { task, response }
-}
-
-/** Byte order, as positions compare. */
-const bytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b))
-
 /** The names of a list's tasks in its manual order, read by sorting on position. */
 async function order(listId: number): Promise<string[]> {
   const tasks = await jsonBody<Task[]>(await get(server, `/tasks?list=${listId}`))
   return [...tasks].sort((a, b) => bytes(a.position, b.position)).map((task) => task.name)
 }
 
-async function newList(name: string): Promise<number> {
-  const response = await fetch(`${server.url}/list`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name }),
-  })
-  expect(response.status).toBe(201)
-  return ((await response.json()) as { id: number }).id
-}
-
 describe('POST /tasks/{id}/move', () => {
   let listId: number
   let tasks: Task[]
   beforeAll(async () => {
-    listId = await newList('Moves')
+    listId = await newList(server, 'Moves')
     tasks = []
     for (const name of ['a', 'b', 'c', 'd']) {
       const response = await postJson(server, { name, listId })
@@ -66,19 +37,19 @@ describe('POST /tasks/{id}/move', () => {
 
   it('places a task before or after another, at the top or at the bottom', async () => {
     expect(await order(listId)).toEqual(['a', 'b', 'c', 'd'])
-    await moved(id('d'), { before: id('b') })
+    await moved(server, id('d'), { before: id('b') })
     expect(await order(listId)).toEqual(['a', 'd', 'b', 'c'])
-    await moved(id('a'), { after: id('c') })
+    await moved(server, id('a'), { after: id('c') })
     expect(await order(listId)).toEqual(['d', 'b', 'c', 'a'])
-    await moved(id('c'), { to: 'top' })
+    await moved(server, id('c'), { to: 'top' })
     expect(await order(listId)).toEqual(['c', 'd', 'b', 'a'])
-    await moved(id('c'), { to: 'bottom' })
+    await moved(server, id('c'), { to: 'bottom' })
     expect(await order(listId)).toEqual(['d', 'b', 'a', 'c'])
   })
 
   it('is one change: one version more, a new seq, updatedAt, and a "moved" entry in the history', async () => {
     const before = await jsonBody<Task>(await get(server, `/tasks/${id('b')}`))
-    const { task, response } = await moved(id('b'), { to: 'top' })
+    const { task, response } = await moved(server, id('b'), { to: 'top' })
     expect(task).toEqual({
       ...before,
       position: expect.any(String),
@@ -94,12 +65,12 @@ describe('POST /tasks/{id}/move', () => {
   })
 
   it('moves a task into another list, at the place asked or last', async () => {
-    const target = await newList('Target')
+    const target = await newList(server, 'Target')
     const there = (await (await postJson(server, { name: 'there', listId: target })).json()) as Task
-    const { task } = await moved(id('d'), { to: 'top', listId: target })
+    const { task } = await moved(server, id('d'), { to: 'top', listId: target })
     expect(task.listId).toBe(target)
     expect(await order(target)).toEqual(['d', 'there'])
-    const back = await moved(id('d'), { after: id('a'), listId })
+    const back = await moved(server, id('d'), { after: id('a'), listId })
     expect(back.task.listId).toBe(listId)
     expect(await order(target)).toEqual(['there'])
     expect((await order(listId)).indexOf('d')).toBe((await order(listId)).indexOf('a') + 1)
@@ -113,7 +84,7 @@ describe('POST /tasks/{id}/move', () => {
     ['a listId alone', { listId: 1 }],
   ])('refuses %s with 400: exactly one of before, after and to', async (_, body) => {
     await expectError(
-      await move(id('a'), body),
+      await move(server, id('a'), body),
       400,
       'The move must name exactly one of "before", "after" and "to" (top or bottom).',
     )
@@ -123,12 +94,12 @@ describe('POST /tasks/{id}/move', () => {
     const outside = await createTask(server, { name: 'outside' })
     const before = await order(listId)
     await expectError(
-      await move(id('a'), { before: outside.id }),
+      await move(server, id('a'), { before: outside.id }),
       400,
       `Field "before" must name another task of the list the task is moved into; task ${outside.id} is not one.`,
     )
     await expectError(
-      await move(id('a'), { after: id('a') }),
+      await move(server, id('a'), { after: id('a') }),
       400,
       `Field "after" must name another task of the list the task is moved into; task ${id('a')} is not one.`,
     )
@@ -136,21 +107,30 @@ describe('POST /tasks/{id}/move', () => {
   })
 
   it('answers 404 for a task that does not exist', async () => {
-    await expectError(await move(999_999, { to: 'top' }), 404, 'Task 999999 does not exist.')
+    await expectError(
+      await move(server, 999_999, { to: 'top' }),
+      404,
+      'Task 999999 does not exist.',
+    )
   })
 
   it('honours If-Match (412 with the current ETag, nothing moved) and replays an Idempotency-Key', async () => {
     const current = await jsonBody<Task>(await get(server, `/tasks/${id('c')}`))
-    const refused = await move(id('c'), { to: 'top' }, { 'if-match': `"${current.version + 5}"` })
+    const refused = await move(
+      server,
+      id('c'),
+      { to: 'top' },
+      { 'if-match': `"${current.version + 5}"` },
+    )
     expect(refused.status).toBe(412)
     expect(refused.headers.get('etag')).toBe(`"${current.version}"`)
     expect(await jsonBody(await get(server, `/tasks/${id('c')}`))).toEqual(current)
     const headers = { 'if-match': `"${current.version}"`, 'idempotency-key': 'move-c-top' }
-    const first = await moved(id('c'), { to: 'top' }, headers)
-    const again = await moved(id('c'), { to: 'top' }, headers)
+    const first = await moved(server, id('c'), { to: 'top' }, headers)
+    const again = await moved(server, id('c'), { to: 'top' }, headers)
     expect(again.task).toEqual(first.task)
     expect(again.response.headers.get('idempotent-replayed')).toBe('true')
-    const other = await move(id('c'), { to: 'bottom' }, { 'idempotency-key': 'move-c-top' })
+    const other = await move(server, id('c'), { to: 'bottom' }, { 'idempotency-key': 'move-c-top' })
     expect(other.status).toBe(422)
   })
 })
