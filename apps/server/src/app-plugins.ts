@@ -107,5 +107,5 @@ export const APP_PLUGINS: readonly AppPlugin[] = [
     app.register(health, { storage, timeoutMs: settings.readyTimeoutMs }),
   ),
   // `app.metrics`: what the services report to (without it, their reports go nowhere).
-  plugin('metrics', (app) => app.register(metrics)),
+  plugin('metrics', (app, { storage }) => app.register(metrics, { storage })),
 ]

@@ -155,6 +155,7 @@ function fastifyOptions(
 const NO_METRICS: ServerMetrics = {
   writer: { onCommit: () => {}, onQueueDepth: () => {} },
   feed: { onSubscribers: () => {} },
+  webhooks: { onDelivery: () => {} },
 }
 
 /**
@@ -180,7 +181,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     settings,
     storage,
     log: app.log,
-    observers: { writer: reports.writer, onSubscribers: reports.feed.onSubscribers },
+    observers: {
+      writer: reports.writer,
+      onSubscribers: reports.feed.onSubscribers,
+      onWebhookDelivery: reports.webhooks.onDelivery,
+    },
     keepAliveMs: options.keepAliveMs,
     webhookDelivery: options.webhookDelivery,
   })

@@ -16,7 +16,11 @@ import { TaskReads } from './tasks/task-reads.js'
 import { MAX_BATCH, TaskWriter, type WriterObserver } from './tasks/task-writer.js'
 import { TurnBudget } from './tasks/turn-budget.js'
 import { AllowedHosts } from './webhooks/address-policy.js'
-import { type DelivererOptions, WebhookDeliverer } from './webhooks/deliverer.js'
+import {
+  type DelivererOptions,
+  type DeliveryOutcome,
+  WebhookDeliverer,
+} from './webhooks/deliverer.js'
 import { WebhookService } from './webhooks/webhook-service.js'
 
 /**
@@ -31,6 +35,8 @@ export interface ServiceObservers {
   readonly writer?: WriterObserver | undefined
   /** The change feed's subscriber count, each time it changes. */
   readonly onSubscribers?: ((count: number) => void) | undefined
+  /** How each webhook delivery attempt ended. */
+  readonly onWebhookDelivery?: ((outcome: DeliveryOutcome) => void) | undefined
 }
 
 /** What the services are built from: the settings, the storage, where to log and report. */
@@ -118,6 +124,7 @@ export class Services {
       ...webhookDelivery,
       allowed,
       log,
+      onOutcome: observers.onWebhookDelivery,
     })
     this.#purges = [
       idempotencyPurge(storage, log, settings.idempotencyMaxKeys),

@@ -124,6 +124,8 @@ describe.runIf(hasPrometheus)('Prometheus scraping a server with deploy/promethe
       'TasklaneHigh5xxRatio',
       'TasklaneHighP99Latency',
       'TasklaneSlowCommits',
+      'TasklaneWebhookBehind',
+      'TasklaneWebhookBehind',
       'TasklaneWriteQueueBacklog',
     ])
     // "unknown" until their first evaluation (every second here), then "ok" or "err".

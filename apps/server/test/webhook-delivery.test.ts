@@ -2,6 +2,7 @@
 // in seq order one at a time, retries that never skip a change, 410, addresses refused after
 // DNS, filters, the creator's rights re-read for each change, two instances on one database.
 import type { CreatedWebhook, List, Task, Webhook, WebhookDelivery } from '@tasklane/contract'
+import { Webhook as StandardWebhook } from 'standardwebhooks'
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest'
 import {
   ADMIN_TOKEN,
@@ -12,6 +13,7 @@ import {
   expectStatus,
   principal,
 } from './support/access.js'
+import { parseMetrics, type Sample, sampleValue } from './support/metrics.js'
 import { type StartOptions, startServer, type TestServer } from './support/server.js'
 import { createTestDatabase } from './support/test-database.js'
 import { closedPort, expectedSignature, WebhookReceiver } from './support/webhook-receiver.js'
@@ -41,7 +43,7 @@ function options(extra: Partial<StartOptions> = {}): StartOptions {
 }
 
 beforeAll(async () => {
-  for (let i = 0; i < 16; i++) receivers.push(await WebhookReceiver.start())
+  for (let i = 0; i < 20; i++) receivers.push(await WebhookReceiver.start())
   refusedPort = await closedPort()
   server = await startServer({ ...options(), log })
   alice = await principal(server, 'alice')
@@ -93,6 +95,11 @@ describe('a delivery', () => {
       expect(received.headers['webhook-signature']).toBe(
         expectedSignature(webhook.secret, received),
       )
+      // As a receiver using the standardwebhooks package checks it (and its timestamp).
+      const headers = received.headers as Record<string, string>
+      expect(new StandardWebhook(webhook.secret).verify(received.body, headers)).toEqual(
+        received.event,
+      )
     }
     expect(first?.event).toEqual({
       type: 'task.created',
@@ -116,6 +123,15 @@ describe('a delivery', () => {
     // A signature made with another secret does not match.
     const other = `whsec_${Buffer.alloc(32, 1).toString('base64')}`
     expect(first && expectedSignature(other, first)).not.toBe(first?.headers['webhook-signature'])
+    const firstHeaders = first?.headers as Record<string, string>
+    expect(() => new StandardWebhook(other).verify(first?.body ?? '', firstHeaders)).toThrow(
+      'No matching signature found',
+    )
+    // A body changed on the way does not match either.
+    const altered = first?.body.replace('Signed', 'Forged') ?? ''
+    expect(() => new StandardWebhook(webhook.secret).verify(altered, firstHeaders)).toThrow(
+      'No matching signature found',
+    )
     await vi.waitFor(async () => {
       const got = expectStatus<Webhook>(await alice.get(`/webhooks/${webhook.id}`), 200)
       expect(got.cursor).toBeGreaterThanOrEqual(seqOf(deleted))
@@ -242,6 +258,57 @@ describe('a webhook that keeps failing', () => {
       const attempts = await deliveries(alice, webhook.id)
       expect(attempts.length).toBeGreaterThanOrEqual(2)
       for (const attempt of attempts) expect(attempt.status).toBe(307)
+    }, WAIT)
+  })
+})
+
+describe('the metrics', () => {
+  async function scrape(): Promise<Sample[]> {
+    const response = await fetch(`${server.url}/metrics`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    })
+    expect(response.status).toBe(200)
+    return parseMetrics(await response.text())
+  }
+  const attempts = (samples: Sample[], outcome: string) =>
+    sampleValue(samples, 'tasklane_webhook_deliveries_total', { outcome }) ?? Number.NaN
+
+  it('count attempts by outcome, and show the lag and the webhooks retrying', async () => {
+    const before = await scrape()
+    const failing = receiver()
+    let fail = true
+    failing.answer = () => ({ status: fail ? 503 : 204 })
+    const gone = receiver()
+    gone.answer = () => ({ status: 410 })
+    const goneHook = await hook(alice, { url: gone.url })
+    await hook(alice, { url: failing.url })
+    await createTaskIn(alice, list.id, 'Measured one')
+    await createTaskIn(alice, list.id, 'Measured two')
+    await vi.waitFor(() => expect(failing.received.length).toBeGreaterThanOrEqual(2), WAIT)
+    await vi.waitFor(async () => {
+      const got = expectStatus<Webhook>(await alice.get(`/webhooks/${goneHook.id}`), 200)
+      expect(got.enabled).toBe(false)
+    }, WAIT)
+
+    const during = await scrape()
+    expect(sampleValue(during, 'tasklane_webhook_retrying')).toBe(1)
+    // The failing webhook has both changes to send; the disabled one is not counted.
+    expect(sampleValue(during, 'tasklane_webhook_lag_seqs')).toBe(2)
+    expect(sampleValue(during, 'tasklane_webhooks_behind')).toBe(1)
+    expect(attempts(during, 'failed') - attempts(before, 'failed')).toBeGreaterThanOrEqual(2)
+    expect(attempts(during, 'gone') - attempts(before, 'gone')).toBe(1)
+
+    fail = false
+    await vi.waitFor(() => expect(failing.acknowledged()).toHaveLength(2), WAIT)
+    await vi.waitFor(async () => {
+      const after = await scrape()
+      expect(sampleValue(after, 'tasklane_webhook_retrying')).toBe(0)
+      expect(sampleValue(after, 'tasklane_webhook_lag_seqs')).toBe(0)
+      expect(sampleValue(after, 'tasklane_webhooks_behind')).toBe(0)
+      expect(attempts(after, 'acknowledged') - attempts(before, 'acknowledged')).toBe(2)
+      expect(attempts(after, 'failed') - attempts(before, 'failed')).toBe(
+        failing.received.length - 2,
+      )
     }, WAIT)
   })
 })

@@ -45,17 +45,32 @@ describe('isRefusedAddress', () => {
     '::ffff:127.0.0.1',
     '::ffff:7f00:1',
     '::ffff:a00:1',
+    '::7f00:1',
+    '::127.0.0.1',
+    '::ffff:0:7f00:1',
+    '64:ff9b::7f00:1',
+    '64:ff9b:1::1',
+    '2002:7f00:1::1',
+    '2002:a9fe:a9fe::',
+    'fec0::1',
+    '100::1',
+    'fe80::1%eth0',
     'not an address',
   ])('refuses %s', (address) => {
     expect(isRefusedAddress(address)).toBe(true)
   })
 
-  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '2606:4700::1111', '::ffff:8.8.8.8'])(
-    'lets %s through',
-    (address) => {
-      expect(isRefusedAddress(address)).toBe(false)
-    },
-  )
+  it.each([
+    '93.184.216.34',
+    '8.8.8.8',
+    '172.32.0.1',
+    '2606:4700::1111',
+    '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
+    '2002:808:808::1',
+  ])('lets %s through', (address) => {
+    expect(isRefusedAddress(address)).toBe(false)
+  })
 })
 
 describe('refusalOf', () => {
@@ -65,6 +80,31 @@ describe('refusalOf', () => {
     expect(refusalOf('http://[::1]/hook', allowed)).toBeUndefined()
     expect(refusalOf('http://127.0.0.1:9001/hook', allowed)).toMatch(/^url must not name/)
     expect(refusalOf('https://[::1]/hook', allowed)).toMatch(/^url must not name/)
+  })
+
+  // Every way of writing a loopback address in a URL: WHATWG URL parsing turns each into
+  // the address it means, which is what is checked (and what would be connected to).
+  it.each([
+    ['http://2130706433/', '127.0.0.1'],
+    ['http://0x7f000001/', '127.0.0.1'],
+    ['http://0177.0.0.1/', '127.0.0.1'],
+    ['http://017700000001/', '127.0.0.1'],
+    ['http://127.1/', '127.0.0.1'],
+    ['http://0x7f.1/', '127.0.0.1'],
+    ['http://0/', '0.0.0.0'],
+    ['http://[::1]/', '::1'],
+    ['http://[0:0:0:0:0:0:0:1]/', '::1'],
+    ['http://[::ffff:127.0.0.1]/', '::ffff:7f00:1'],
+    ['http://[0:0:0:0:0:ffff:7f00:1]/', '::ffff:7f00:1'],
+    ['http://[::127.0.0.1]/', '::7f00:1'],
+    ['http://[::ffff:0:127.0.0.1]/', '::ffff:0:7f00:1'],
+    ['http://[64:ff9b::127.0.0.1]/', '64:ff9b::7f00:1'],
+    ['http://[2002:7f00:1::]/', '2002:7f00:1::'],
+    ['http://[::ffff:169.254.169.254]/', '::ffff:a9fe:a9fe'],
+  ])('refuses %s, naming url and the address it means', (url, address) => {
+    expect(refusalOf(url, new AllowedHosts([]))).toBe(
+      `url must not name a private, loopback, link-local or multicast address (${address}); list it in WEBHOOK_ALLOWED_HOSTS to allow it.`,
+    )
   })
 
   it('leaves a name to the check after DNS', () => {

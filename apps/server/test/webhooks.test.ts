@@ -88,6 +88,12 @@ describe('POST /webhooks', () => {
     ['http://[::1]:3000/', /^url must not name a private.*\(::1\)/],
     ['http://[::ffff:127.0.0.1]/', /^url must not name a private/],
     ['http://224.0.0.1/', /^url must not name a private/],
+    ['http://2130706433/', /^url must not name a private.*\(127\.0\.0\.1\)/],
+    ['http://0x7f000001/', /^url must not name a private.*\(127\.0\.0\.1\)/],
+    ['http://0177.0.0.1/', /^url must not name a private.*\(127\.0\.0\.1\)/],
+    ['http://127.1/', /^url must not name a private.*\(127\.0\.0\.1\)/],
+    ['http://[::127.0.0.1]/', /^url must not name a private.*\(::7f00:1\)/],
+    ['http://[64:ff9b::127.0.0.1]/', /^url must not name a private.*\(64:ff9b::7f00:1\)/],
     ['http://user:pw@hooks.example.com/', 'url must not carry a user name or password.'],
   ])('refuses %s with a 400 naming url', async (url, message) => {
     expectErrorBody(await alice.post('/webhooks', { url }), 400, message)

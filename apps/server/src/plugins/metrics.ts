@@ -2,7 +2,9 @@ import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
 import { RequestEnds } from '../http/request-ends.js'
+import type { WebhookBacklog, WebhookStorage } from '../storage/open-storage.js'
 import { MAX_QUEUE, type WriterObserver } from '../tasks/task-writer.js'
+import type { DeliveryOutcome } from '../webhooks/deliverer.js'
 import { RequestStats } from './request-stats.js'
 
 /** The route label of requests that matched no route (404, 405): one label, never the URL. */
@@ -21,6 +23,10 @@ export interface ServerMetrics {
     /** The change feed's open subscriptions, each time that number changes. */
     onSubscribers(count: number): void
   }
+  readonly webhooks: {
+    /** How one webhook delivery attempt ended. */
+    onDelivery(outcome: DeliveryOutcome): void
+  }
 }
 
 declare module 'fastify' {
@@ -36,7 +42,10 @@ declare module 'fastify' {
  * registry of its own. Auth and rate limiting apply as to any API route.
  */
 export default fp(
-  async function metrics(app: FastifyInstance) {
+  async function metrics(
+    app: FastifyInstance,
+    { storage }: { storage: { readonly webhooks: Pick<WebhookStorage, 'backlog'> } },
+  ) {
     const registry = new Registry()
     collectDefaultMetrics({ register: registry })
     // Gauges named like counters, which `promtool check metrics` rejects; each is the sum
@@ -107,6 +116,56 @@ export default fp(
       registers,
     })
 
+    const deliveries = new Counter({
+      name: 'tasklane_webhook_deliveries_total',
+      help: 'Webhook delivery attempts, by outcome: acknowledged (2xx), failed (retried after a backoff), gone (410: the webhook disabled).',
+      labelNames: ['outcome'] as const,
+      registers,
+    })
+    for (const outcome of ['acknowledged', 'failed', 'gone'] as const)
+      deliveries.inc({ outcome }, 0)
+    // The three gauges read the database once per scrape, together; when it cannot be read,
+    // they keep their last values and the rest of the scrape is answered.
+    let backlog: Promise<WebhookBacklog | undefined> | undefined
+    const readBacklog = () => {
+      backlog ??= storage.webhooks
+        .backlog()
+        .catch(() => undefined)
+        .finally(() => {
+          setImmediate(() => {
+            backlog = undefined
+          })
+        })
+      return backlog
+    }
+    new Gauge({
+      name: 'tasklane_webhook_lag_seqs',
+      help: "The largest gap between the newest seq and an enabled webhook's cursor: changes the furthest-behind webhook has yet to deliver (or skip).",
+      registers,
+      async collect() {
+        const read = await readBacklog()
+        if (read !== undefined) this.set(read.maxLag)
+      },
+    })
+    new Gauge({
+      name: 'tasklane_webhooks_behind',
+      help: 'Enabled webhooks whose cursor is behind the newest seq.',
+      registers,
+      async collect() {
+        const read = await readBacklog()
+        if (read !== undefined) this.set(read.behind)
+      },
+    })
+    new Gauge({
+      name: 'tasklane_webhook_retrying',
+      help: 'Enabled webhooks whose last delivery attempt failed: in a backoff, retrying the same change.',
+      registers,
+      async collect() {
+        const read = await readBacklog()
+        if (read !== undefined) this.set(read.retrying)
+      },
+    })
+
     app.decorate('metrics', {
       writer: {
         onCommit(commit) {
@@ -119,6 +178,7 @@ export default fp(
         onQueueDepth: (depth) => queueDepth.set(depth),
       },
       feed: { onSubscribers: (count) => subscribers.set(count) },
+      webhooks: { onDelivery: (outcome) => deliveries.inc({ outcome }) },
     } satisfies ServerMetrics)
 
     RequestEnds.of(app).add((request, reply, aborted) => {

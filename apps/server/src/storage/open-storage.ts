@@ -35,6 +35,7 @@ export type {
   Failure,
   HistoryChange,
   NewWebhookRecord,
+  WebhookBacklog,
   WebhookRecord,
   WebhookStorage,
   WebhookUpdate,

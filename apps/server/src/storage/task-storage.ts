@@ -11,6 +11,7 @@ import { ping } from './reads.js'
 import type { ListFilter, Sequence, Snapshot, Storage, WriteOutcome } from './storage.js'
 import { TurnRead } from './turn-read.js'
 import { storageError } from './unavailable.js'
+import { webhookBacklog } from './webhook-backlog-rows.js'
 import {
   advanceCursor,
   claimLease,
@@ -110,6 +111,7 @@ export class TaskStorage implements Storage {
         guard(advanceCursor(db, id, holder, from, to, acknowledged)),
       failed: (id, holder, failure) => guard(recordFailure(db, id, holder, failure)),
       disable: (id, holder, now) => guard(disableWebhook(db, id, holder, now)),
+      backlog: () => guard(webhookBacklog(db)),
       recordDelivery: (id, delivery, keep) => guard(insertDelivery(db, id, delivery, keep)),
       memberAtListDeletion: (principal, listId, seq) =>
         guard(memberAtListDeletion(db, principal, listId, seq)),

@@ -73,6 +73,16 @@ export interface Failure {
   readonly status: WebhookStatus
 }
 
+/** How far the enabled webhooks are behind (the metrics). */
+export interface WebhookBacklog {
+  /** The largest gap between the newest seq and an enabled webhook's cursor (0: none). */
+  readonly maxLag: number
+  /** Enabled webhooks whose cursor is behind the newest seq. */
+  readonly behind: number
+  /** Enabled webhooks whose last attempt failed: waiting out a backoff or retrying. */
+  readonly retrying: number
+}
+
 /** The webhooks of the Storage port. */
 export interface WebhookStorage {
   create(record: NewWebhookRecord, now: number): Promise<WebhookRecord>
@@ -127,6 +137,8 @@ export interface WebhookStorage {
    * `seq` (a task deleted with its list is delivered to its former readers).
    */
   memberAtListDeletion(principal: string, listId: number, seq: number): Promise<boolean>
+  /** How far the enabled webhooks are behind, for the metrics. */
+  backlog(): Promise<WebhookBacklog>
   /** Keeps an attempt, and only the newest `keep` of the webhook's. */
   recordDelivery(id: number, delivery: DeliveryRecord, keep: number): Promise<void>
 }

@@ -26,25 +26,54 @@ for (const [network, bits] of [
   ['::1', 128], // loopback
   ['fc00::', 7], // unique local
   ['fe80::', 10], // link-local
+  ['fec0::', 10], // site-local (deprecated, still private)
+  ['64:ff9b:1::', 48], // NAT64 for local networks
+  ['100::', 64], // discard
   ['ff00::', 8], // multicast
 ] as const) {
   REFUSED.addSubnet(network, bits, 'ipv6')
 }
 
-/** An IPv4 address written inside IPv6 (`::ffff:127.0.0.1`, `::127.0.0.1`), else undefined. */
+/** The eight 16-bit groups of an IPv6 address (`isIP` said it is one), a dotted tail included. */
+function groupsOf(address: string): number[] {
+  let text = address
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text)
+  if (dotted !== null) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number]
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`
+  }
+  const [head = '', tail] = text.split('::')
+  const parse = (part: string) =>
+    part === '' ? [] : part.split(':').map((g) => Number.parseInt(g, 16))
+  const before = parse(head)
+  const after = tail === undefined ? [] : parse(tail)
+  return [...before, ...Array(8 - before.length - after.length).fill(0), ...after]
+}
+
+const ipv4Of = (high: number, low: number) => [high >> 8, high & 255, low >> 8, low & 255].join('.')
+
+/**
+ * The IPv4 address an IPv6 address stands for, else undefined: IPv4-compatible (`::a.b.c.d`,
+ * which URLs write `::7f00:1`), IPv4-mapped (`::ffff:a.b.c.d`), IPv4-translated
+ * (`::ffff:0:a.b.c.d`), NAT64 (`64:ff9b::a.b.c.d`) and 6to4 (`2002:AABB:CCDD::`).
+ */
 function embeddedIpv4(address: string): string | undefined {
-  const dotted = /^::(ffff:)?(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[2]
-  if (dotted !== undefined) return dotted
-  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address)
-  if (hex === null) return undefined
-  const high = Number.parseInt(hex[1] as string, 16)
-  const low = Number.parseInt(hex[2] as string, 16)
-  return [high >> 8, high & 255, low >> 8, low & 255].join('.')
+  const g = groupsOf(address) as [number, number, number, number, number, number, number, number]
+  if (g[0] === 0x2002) return ipv4Of(g[1], g[2])
+  const zeros = (from: number, to: number) => g.slice(from, to).every((group) => group === 0)
+  const compatible = zeros(0, 6)
+  const mapped = zeros(0, 5) && g[5] === 0xffff
+  const translated = zeros(0, 4) && g[4] === 0xffff && g[5] === 0
+  const nat64 = g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)
+  // `::` and `::1` are IPv6's own (unspecified, loopback): the block list has them.
+  if (compatible && g[6] === 0) return undefined
+  return compatible || mapped || translated || nat64 ? ipv4Of(g[6], g[7]) : undefined
 }
 
 /** Whether a webhook may not reach this IP address: private, loopback, link-local, multicast. */
 export function isRefusedAddress(address: string): boolean {
-  const bare = address.replace(/^\[|\]$/g, '')
+  // Brackets of a URL's host, and a zone (`fe80::1%eth0`): the address is what is left.
+  const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '')
   const version = isIP(bare)
   if (version === 4) return REFUSED.check(bare, 'ipv4')
   if (version !== 6) return true

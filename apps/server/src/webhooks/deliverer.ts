@@ -16,6 +16,9 @@ const READ_AHEAD = 100
 /** Webhooks one instance delivers at once (each one change at a time). */
 const MAX_RUNNING = 16
 
+/** How an attempt ended: a 2xx, anything else (retried after a backoff), or a 410. */
+export type DeliveryOutcome = 'acknowledged' | 'failed' | 'gone'
+
 /** How the deliverer works; tests shorten the times. */
 export interface DelivererOptions {
   readonly allowed: AllowedHosts
@@ -34,6 +37,8 @@ export interface DelivererOptions {
   readonly leaseMs?: number | undefined
   /** DNS resolution (tests map names to addresses). */
   readonly lookup?: typeof lookup | undefined
+  /** Told how each attempt ended (the metrics). */
+  readonly onOutcome?: ((outcome: DeliveryOutcome) => void) | undefined
 }
 
 /**
@@ -222,6 +227,7 @@ export class WebhookDeliverer {
       { seq: change.seq, at, status, durationMs: now - at, error },
       KEPT_DELIVERIES,
     )
+    this.#options.onOutcome?.(error === null ? 'acknowledged' : status === 410 ? 'gone' : 'failed')
     if (error === null) {
       // The cursor may have been moved by a PATCH meanwhile: then the next run starts there.
       return (await webhooks.advance(webhook.id, this.#holder, cursor, change.seq, true))
