@@ -31,6 +31,7 @@ import {
   largeTasks,
   latencyIterations,
   outDir,
+  PLANNING_CONNECTIONS,
   quick,
   SERVER_DIR,
   sdkIterations,
@@ -39,7 +40,10 @@ import {
   smallTasks,
   sweepScenarios,
   warmupSeconds,
+  webhookChanges,
 } from './options.js'
+import { measurePlanning, type PlanningFigures } from './planning.js'
+import { planningTable, webhooksTable } from './planning-report.js'
 import { pooledPostgres } from './pooler.js'
 import { killAll, pinCores, type ServerProcess, startServer } from './processes.js'
 import { ablationTable, batchedTable, goalsTable, loadTable, otherFigures } from './report.js'
@@ -49,6 +53,7 @@ import { createScratchDatabase, seedPostgres, seedSqlite } from './seed.js'
 import { median } from './stats.js'
 import { streamAll } from './stream.js'
 import { POST_BODY, probePatch, runSweep, scenarios } from './sweep.js'
+import { type DeliveryFigures, measureDeliveries, webhookReceiver } from './webhooks.js'
 
 /** The command line as a reader can retype it, without a database password. */
 function commandLine(): string {
@@ -153,11 +158,12 @@ async function seededSqliteServer(
   count: number,
   env: Record<string, string> = {},
   main = serverMain,
+  seed: { planned?: boolean } = {},
 ): Promise<ServerProcess> {
   const file = join(work, `${name}.db`)
   const server = await startTasklane(name, file, env, main)
   const started = performance.now()
-  seedSqlite(file, count)
+  seedSqlite(file, count, seed)
   log(
     `${name}: seeded ${count.toLocaleString('en')} tasks in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   )
@@ -360,6 +366,78 @@ async function measureCommitCost(postgresUrl: string | undefined): Promise<Commi
   return cost
 }
 
+/** `--planning`: the planning listings at 1,000 tasks and at --tasks, on SQLite. */
+async function planningRun(): Promise<void> {
+  const figures: PlanningFigures[] = []
+  for (const count of [...new Set([smallTasks, settings.tasks])]) {
+    const name = `planning-${count}`
+    const server = await seededSqliteServer(name, count, {}, serverMain, { planned: true })
+    try {
+      figures.push(
+        ...(await measurePlanning(
+          server.url,
+          count,
+          {
+            connections: PLANNING_CONNECTIONS,
+            rounds: settings.rounds,
+            seconds: settings.seconds,
+            warmupSeconds,
+          },
+          log,
+        )),
+      )
+    } finally {
+      await server.stop()
+    }
+  }
+  if (args.pg) note('--planning measures SQLite only; --pg is not used by it.')
+  writeModeResults('planning.json', { figures })
+  console.log(`\n${planningTable(figures)}\n`)
+}
+
+/** `--webhooks`: a backlog of created tasks delivered to 1 webhook, then to 100. */
+async function webhooksRun(): Promise<void> {
+  const receiver = await webhookReceiver()
+  cleanups.push(receiver.close)
+  const server = await startTasklane('webhooks', join(work, 'webhooks.db'), {
+    WEBHOOK_ALLOWED_HOSTS: `127.0.0.1:${receiver.port}`,
+  })
+  const figures: DeliveryFigures[] = []
+  try {
+    for (const webhooks of [1, 100]) {
+      const figure = await measureDeliveries(server.url, receiver, {
+        webhooks,
+        changes: webhookChanges,
+        timeoutMs: 5 * 60_000,
+      })
+      log(
+        `webhooks: ${webhooks} × ${webhookChanges} changes in ${figure.seconds.toFixed(2)} s, ${Math.round(figure.perSecond)} deliveries/s`,
+      )
+      figures.push(figure)
+    }
+  } finally {
+    await server.stop()
+  }
+  writeModeResults('webhooks.json', { figures })
+  console.log(`\n${webhooksTable(figures)}\n`)
+}
+
+/** Figures of --planning or --webhooks, with the run's command, date and machine. */
+function writeModeResults(file: string, figures: object): void {
+  mkdirSync(outDir, { recursive: true })
+  const results = {
+    command: commandLine(),
+    date: new Date().toISOString(),
+    machine: describeMachine(),
+    settings,
+    notes,
+    ...figures,
+  }
+  writeFileSync(join(outDir, file), `${JSON.stringify(results, null, 2)}\n`)
+  for (const line of notes) console.log(`note: ${line}`)
+  console.log(`wrote ${relative(process.cwd(), join(outDir, file))}`)
+}
+
 async function main(): Promise<void> {
   const machine = describeMachine()
   console.log(
@@ -369,6 +447,11 @@ async function main(): Promise<void> {
   else buildServer()
   const pinning = args['no-pin'] ? 'not pinned to cores (--no-pin)' : pinCores()
   log(pinning)
+  if (args.planning || args.webhooks) {
+    if (args.planning) await planningRun()
+    if (args.webhooks) await webhooksRun()
+    return
+  }
 
   const partial: Omit<BenchResults, 'goals'> = {
     command: commandLine(),
