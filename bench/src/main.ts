@@ -14,6 +14,7 @@ import { join, relative } from 'node:path'
 import { envName } from '@tasklane/server'
 import { ABLATED_PLUGINS } from './ablated-plugins.js'
 import { type AblationVariant, otlpSink, runAblation } from './ablation.js'
+import { baselineTable } from './baseline-report.js'
 import { renderChart } from './chart.js'
 import { batchedLimits, fsyncLatency, postgresCommitLatency } from './commit-cost.js'
 import { rawSqliteInserts } from './durable.js'
@@ -622,8 +623,9 @@ function finish(partial: Omit<BenchResults, 'goals'>): void {
 
   const other = otherFigures(results)
   const ablated = ablationTable(results)
+  const against = baselineTable(results)
   console.log(
-    `\n${loadTable(results)}\n\n${batchedTable(results)}\n\n${ablated ? `${ablated}\n\n` : ''}${other.includes('\n') ? `${other}\n\n` : ''}${goalsTable(results)}\n`,
+    `\n${loadTable(results)}\n\n${against ? `${against}\n\n` : ''}${batchedTable(results)}\n\n${ablated ? `${ablated}\n\n` : ''}${other.includes('\n') ? `${other}\n\n` : ''}${goalsTable(results)}\n`,
   )
   for (const line of notes) console.log(`note: ${line}`)
   console.log(`\nwrote ${relative(process.cwd(), join(outDir, 'latest.json'))} and chart.svg`)
