@@ -367,31 +367,42 @@ async function measureCommitCost(postgresUrl: string | undefined): Promise<Commi
   return cost
 }
 
-/** `--planning`: the planning listings at 1,000 tasks and at --tasks, on SQLite. */
+/** `--planning`: the planning listings at 1,000 tasks and at --tasks, on SQLite (and --pg). */
 async function planningRun(): Promise<void> {
   const figures: PlanningFigures[] = []
+  const measure = (server: ServerProcess, backend: PlanningFigures['backend'], count: number) =>
+    measurePlanning(
+      server.url,
+      backend,
+      count,
+      {
+        connections: PLANNING_CONNECTIONS,
+        rounds: settings.rounds,
+        seconds: settings.seconds,
+        warmupSeconds,
+      },
+      log,
+    )
   for (const count of [...new Set([smallTasks, settings.tasks])]) {
     const name = `planning-${count}`
     const server = await seededSqliteServer(name, count, {}, serverMain, { planned: true })
     try {
-      figures.push(
-        ...(await measurePlanning(
-          server.url,
-          count,
-          {
-            connections: PLANNING_CONNECTIONS,
-            rounds: settings.rounds,
-            seconds: settings.seconds,
-            warmupSeconds,
-          },
-          log,
-        )),
-      )
+      figures.push(...(await measure(server, 'sqlite', count)))
     } finally {
       await server.stop()
     }
+    if (!args.pg) continue
+    const scratch = await createScratchDatabase(args.pg)
+    cleanups.push(() => scratch.drop())
+    const onPostgres = await startTasklane(`${name}-postgres`, scratch.url)
+    try {
+      await seedPostgres(scratch.url, count, { planned: true })
+      log(`${name}-postgres: seeded ${count.toLocaleString('en')} tasks`)
+      figures.push(...(await measure(onPostgres, 'postgres', count)))
+    } finally {
+      await onPostgres.stop()
+    }
   }
-  if (args.pg) note('--planning measures SQLite only; --pg is not used by it.')
   writeModeResults('planning.json', { figures })
   console.log(`\n${planningTable(figures)}\n`)
 }

@@ -10,11 +10,12 @@ const fixed = (value: number | undefined, digits: number) =>
 /** Each planning shape at each size: req/s and p99, and both against the plain page's. */
 export function planningTable(figures: readonly PlanningFigures[]): string {
   const rows: string[][] = [
-    ['listing', 'tasks', 'rows', 'req/s', 'p99 ms', '× req/s', '× p99', 'failed'],
+    ['listing', 'server', 'tasks', 'rows', 'req/s', 'p99 ms', '× req/s', '× p99', 'failed'],
   ]
   for (const f of figures) {
     rows.push([
       `GET ${f.path}`,
+      f.backend === 'sqlite' ? 'SQLite' : 'PostgreSQL',
       f.tasks.toLocaleString('en'),
       String(f.rows),
       fixed(f.rps, 0),

@@ -27,6 +27,8 @@ export const PLANNING_SHAPES: readonly PlanningShape[] = [
 
 /** One shape at one table size: medians over the rounds, and against the plain page. */
 export interface PlanningFigures {
+  /** Where the server keeps its tasks. */
+  backend: 'sqlite' | 'postgres'
   tasks: number
   shape: string
   path: string
@@ -44,6 +46,7 @@ export interface PlanningFigures {
  * page's medians at the same size; the plain page itself has no ratio.
  */
 export function summarizePlanning(
+  backend: PlanningFigures['backend'],
   tasks: number,
   measured: readonly { shape: PlanningShape; rows: number; rounds: readonly LoadResult[] }[],
 ): PlanningFigures[] {
@@ -56,6 +59,7 @@ export function summarizePlanning(
   }))
   const plain = medians.find((m) => m.shape.id === PLAIN_PAGE.id)
   return medians.map((m) => ({
+    backend,
     tasks,
     shape: m.shape.id,
     path: m.shape.path,
@@ -76,6 +80,7 @@ export function summarizePlanning(
  */
 export async function measurePlanning(
   url: string,
+  backend: PlanningFigures['backend'],
   tasks: number,
   options: { connections: number; rounds: number; seconds: number; warmupSeconds: number },
   log: (message: string) => void,
@@ -94,7 +99,9 @@ export async function measurePlanning(
   for (const { shape } of measured) await run(shape, options.warmupSeconds)
   for (let round = 1; round <= options.rounds; round++) {
     for (const entry of measured) entry.rounds.push(await run(entry.shape, options.seconds))
-    log(`planning, ${tasks.toLocaleString('en')} tasks: round ${round} of ${options.rounds}`)
+    log(
+      `planning, ${backend}, ${tasks.toLocaleString('en')} tasks: round ${round} of ${options.rounds}`,
+    )
   }
-  return summarizePlanning(tasks, measured)
+  return summarizePlanning(backend, tasks, measured)
 }

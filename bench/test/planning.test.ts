@@ -15,7 +15,7 @@ const due = PLANNING_SHAPES.find((s) => s.id === 'due')
 if (!due) throw new Error('no due shape')
 
 describe('summarizePlanning', () => {
-  const figures = summarizePlanning(1_000, [
+  const figures = summarizePlanning('sqlite', 1_000, [
     { shape: PLAIN_PAGE, rows: 20, rounds: [run(1000, 2), run(3000, 6), run(2000, 4)] },
     { shape: due, rows: 20, rounds: [run(500, 8, 1), run(1500, 12, 2)] },
   ])
@@ -32,14 +32,14 @@ describe('summarizePlanning', () => {
 
   it('prints them in a table, the ratio beside each figure', () => {
     const table = planningTable(figures)
-    expect(table).toMatch(/GET \/tasks\?limit=20\s+1,000\s+20\s+2000\s+4\.00\s+–\s+–\s+0/)
+    expect(table).toMatch(/GET \/tasks\?limit=20\s+SQLite\s+1,000\s+20\s+2000\s+4\.00\s+–\s+–\s+0/)
     expect(table).toMatch(
-      /GET \/tasks\?limit=20&sort=due\s+1,000\s+20\s+1000\s+10\.00\s+0\.50\s+2\.50\s+3/,
+      /GET \/tasks\?limit=20&sort=due\s+SQLite\s+1,000\s+20\s+1000\s+10\.00\s+0\.50\s+2\.50\s+3/,
     )
   })
 
   it('gives no ratio when the plain page was not measured', () => {
-    const [alone] = summarizePlanning(10, [{ shape: due, rows: 3, rounds: [run(10, 1)] }])
+    const [alone] = summarizePlanning('sqlite', 10, [{ shape: due, rows: 3, rounds: [run(10, 1)] }])
     expect(alone?.ratio.rps).toBeNaN()
   })
 })
