@@ -42,6 +42,7 @@ import {
   sweepScenarios,
   warmupSeconds,
   webhookChanges,
+  webhookTimeoutMs,
 } from './options.js'
 import { measurePlanning, type PlanningFigures } from './planning.js'
 import { planningTable, webhooksTable } from './planning-report.js'
@@ -100,7 +101,8 @@ const watchdog = setTimeout(
     settings.rounds *
       (settings.seconds + warmupSeconds) *
       1_500 *
-      (settings.connections.length * sweepScenarios.length * 4 + (args.ablation ? 12 * 3 : 0)),
+      (settings.connections.length * sweepScenarios.length * 4 + (args.ablation ? 12 * 3 : 0)) +
+    (args.webhooks ? webhookTimeoutMs(webhookChanges) + webhookTimeoutMs(100 * webhookChanges) : 0),
 )
 watchdog.unref()
 
@@ -420,7 +422,7 @@ async function webhooksRun(): Promise<void> {
       const figure = await measureDeliveries(server.url, receiver, {
         webhooks,
         changes: webhookChanges,
-        timeoutMs: 5 * 60_000,
+        timeoutMs: webhookTimeoutMs(webhooks * webhookChanges),
       })
       log(
         `webhooks: ${webhooks} × ${webhookChanges} changes in ${figure.seconds.toFixed(2)} s, ${Math.round(figure.perSecond)} deliveries/s`,

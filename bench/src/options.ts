@@ -37,7 +37,7 @@ export const USAGE = `Usage: pnpm bench [-- options]
                           created tasks delivered to 1 webhook, then to 100, on a receiver
                           on 127.0.0.1 answering 204; deliveries/s until every cursor is
                           at the newest seq
-  --webhook-changes <n>   tasks created for --webhooks (default 1000, quick 200)
+  --webhook-changes <n>   tasks created for --webhooks (default 200, quick 50)
   --no-pin                do not pin the servers and the load generator to cores
   --baseline <main.js>    another build (e.g. the previous release) beside this one in the
                           same sweep, interleaved, on its own seeded SQLite file
@@ -132,11 +132,9 @@ export const largeTasks = positive('large', args.large, 1_000_000)
 export const smallTasks = 1_000
 /** Connections of the planning listings' loads. */
 export const PLANNING_CONNECTIONS = 10
-export const webhookChanges = positive(
-  'webhook-changes',
-  args['webhook-changes'],
-  quick ? 200 : 1_000,
-)
+export const webhookChanges = positive('webhook-changes', args['webhook-changes'], quick ? 50 : 200)
+/** How long one --webhooks figure may take: a minute, and 20 ms a delivery (at least 50 a second). */
+export const webhookTimeoutMs = (deliveries: number) => 60_000 + deliveries * 20
 export const latencyIterations = quick ? 600 : 2_000
 export const sdkIterations = quick ? 1_000 : 3_000
 export const insertSeconds = quick ? 2 : 4
