@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { buildApp, openStorage } from '@tasklane/server'
+import SQLite from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
 import { plannedDue, plannedNotes, seedSqlite, seedTask, withDatabase } from '../src/seed.js'
 
@@ -84,6 +85,30 @@ describe('seedSqlite, planned', () => {
       expect(overdue.length).toBeGreaterThan(0)
       for (const task of overdue) expect((task.due as string) < today).toBe(true)
       expect(overdue).toHaveLength(all.filter((t) => t.due !== undefined && t.due < today).length)
+      // Each stored due has the parts the server writes: the day, no instant, and the last
+      // millisecond of that UTC day as its sort key; every seeded task has its search row.
+      const db = new SQLite(filename, { readonly: true })
+      try {
+        const rows = db
+          .prepare('SELECT due, due_day, due_at, due_key, search FROM tasks WHERE id > 1')
+          .all() as {
+          due: string | null
+          due_day: string | null
+          due_at: number | null
+          due_key: number | null
+          search: string
+        }[]
+        for (const row of rows) {
+          expect(row.due_day).toBe(row.due)
+          expect(row.due_at).toBeNull()
+          expect(row.due_key).toBe(
+            row.due === null ? null : Date.parse(`${row.due}T00:00:00Z`) + 86_400_000 - 1,
+          )
+        }
+        expect(db.prepare('SELECT count(*) FROM tasks_search').pluck().get()).toBe(1_001)
+      } finally {
+        db.close()
+      }
       // The due sort follows the seeded keys: earliest first, undated last.
       const byDue = (await get('sort=due')).map((t) => t.due ?? '~')
       expect(byDue).toEqual([...byDue].sort())
