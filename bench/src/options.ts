@@ -31,8 +31,8 @@ export const USAGE = `Usage: pnpm bench [-- options]
   --planning              only the planning listings (no sweep): sort=due, sort=position&list=1,
                           q=<one word>, q=<three words>, overdue=true, sort=priority&order=desc
                           beside GET /tasks?limit=20, at 1,000 tasks and at --tasks, on SQLite
-                          (and on PostgreSQL with --pg) seeded with priorities, due days, positions and notes; at 10
-                          connections, --rounds × --seconds
+                          (and on PostgreSQL with --pg) seeded with priorities, due days,
+                          positions and notes; at 10 connections, --rounds × --seconds
   --webhooks              only webhook deliveries (no sweep): a backlog of --webhook-changes
                           created tasks delivered to 1 webhook, then to 100, on a receiver
                           on 127.0.0.1 answering 204; deliveries/s until every cursor is
