@@ -7,11 +7,15 @@
  * by the benchmark (`PORT`, `HOST` from the environment); whatever tasklane does beyond
  * this is what its ratio to the ceiling measures.
  */
-import { routes, schemas } from '@tasklane/contract'
+import { isDue, routes, schemas } from '@tasklane/contract'
 import Fastify from 'fastify'
 import { CREATED, seedTask } from './seed.js'
 
-const app = Fastify({ logger: false })
+// The contract's string formats, as tasklane's server registers them (`due` on GET /tasks).
+const app = Fastify({
+  logger: false,
+  ajv: { customOptions: { formats: { int32: true, int64: true, due: isDue } } },
+})
 for (const schema of schemas) app.addSchema(schema)
 
 const page = Array.from({ length: 20 }, (_, i) => seedTask(i + 1))

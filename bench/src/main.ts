@@ -14,6 +14,7 @@ import { join, relative } from 'node:path'
 import { envName } from '@tasklane/server'
 import { ABLATED_PLUGINS } from './ablated-plugins.js'
 import { type AblationVariant, otlpSink, runAblation } from './ablation.js'
+import { baselineTable } from './baseline-report.js'
 import { renderChart } from './chart.js'
 import { batchedLimits, fsyncLatency, postgresCommitLatency } from './commit-cost.js'
 import { rawSqliteInserts } from './durable.js'
@@ -31,6 +32,7 @@ import {
   largeTasks,
   latencyIterations,
   outDir,
+  PLANNING_CONNECTIONS,
   quick,
   SERVER_DIR,
   sdkIterations,
@@ -39,7 +41,11 @@ import {
   smallTasks,
   sweepScenarios,
   warmupSeconds,
+  webhookChanges,
+  webhookTimeoutMs,
 } from './options.js'
+import { measurePlanning, type PlanningFigures } from './planning.js'
+import { planningTable, webhooksTable } from './planning-report.js'
 import { pooledPostgres } from './pooler.js'
 import { killAll, pinCores, type ServerProcess, startServer } from './processes.js'
 import { ablationTable, batchedTable, goalsTable, loadTable, otherFigures } from './report.js'
@@ -49,6 +55,7 @@ import { createScratchDatabase, seedPostgres, seedSqlite } from './seed.js'
 import { median } from './stats.js'
 import { streamAll } from './stream.js'
 import { POST_BODY, probePatch, runSweep, scenarios } from './sweep.js'
+import { type DeliveryFigures, measureDeliveries, webhookReceiver } from './webhooks.js'
 
 /** The command line as a reader can retype it, without a database password. */
 function commandLine(): string {
@@ -94,7 +101,8 @@ const watchdog = setTimeout(
     settings.rounds *
       (settings.seconds + warmupSeconds) *
       1_500 *
-      (settings.connections.length * sweepScenarios.length * 4 + (args.ablation ? 12 * 3 : 0)),
+      (settings.connections.length * sweepScenarios.length * 4 + (args.ablation ? 12 * 3 : 0)) +
+    (args.webhooks ? webhookTimeoutMs(webhookChanges) + webhookTimeoutMs(100 * webhookChanges) : 0),
 )
 watchdog.unref()
 
@@ -153,11 +161,12 @@ async function seededSqliteServer(
   count: number,
   env: Record<string, string> = {},
   main = serverMain,
+  seed: { planned?: boolean } = {},
 ): Promise<ServerProcess> {
   const file = join(work, `${name}.db`)
   const server = await startTasklane(name, file, env, main)
   const started = performance.now()
-  seedSqlite(file, count)
+  seedSqlite(file, count, seed)
   log(
     `${name}: seeded ${count.toLocaleString('en')} tasks in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   )
@@ -360,6 +369,89 @@ async function measureCommitCost(postgresUrl: string | undefined): Promise<Commi
   return cost
 }
 
+/** `--planning`: the planning listings at 1,000 tasks and at --tasks, on SQLite (and --pg). */
+async function planningRun(): Promise<void> {
+  const figures: PlanningFigures[] = []
+  const measure = (server: ServerProcess, backend: PlanningFigures['backend'], count: number) =>
+    measurePlanning(
+      server.url,
+      backend,
+      count,
+      {
+        connections: PLANNING_CONNECTIONS,
+        rounds: settings.rounds,
+        seconds: settings.seconds,
+        warmupSeconds,
+      },
+      log,
+    )
+  for (const count of [...new Set([smallTasks, settings.tasks])]) {
+    const name = `planning-${count}`
+    const server = await seededSqliteServer(name, count, {}, serverMain, { planned: true })
+    try {
+      figures.push(...(await measure(server, 'sqlite', count)))
+    } finally {
+      await server.stop()
+    }
+    if (!args.pg) continue
+    const scratch = await createScratchDatabase(args.pg)
+    cleanups.push(() => scratch.drop())
+    const onPostgres = await startTasklane(`${name}-postgres`, scratch.url)
+    try {
+      await seedPostgres(scratch.url, count, { planned: true })
+      log(`${name}-postgres: seeded ${count.toLocaleString('en')} tasks`)
+      figures.push(...(await measure(onPostgres, 'postgres', count)))
+    } finally {
+      await onPostgres.stop()
+    }
+  }
+  writeModeResults('planning.json', { figures })
+  console.log(`\n${planningTable(figures)}\n`)
+}
+
+/** `--webhooks`: a backlog of created tasks delivered to 1 webhook, then to 100. */
+async function webhooksRun(): Promise<void> {
+  const receiver = await webhookReceiver()
+  cleanups.push(receiver.close)
+  const server = await startTasklane('webhooks', join(work, 'webhooks.db'), {
+    WEBHOOK_ALLOWED_HOSTS: `127.0.0.1:${receiver.port}`,
+  })
+  const figures: DeliveryFigures[] = []
+  try {
+    for (const webhooks of [1, 100]) {
+      const figure = await measureDeliveries(server.url, receiver, {
+        webhooks,
+        changes: webhookChanges,
+        timeoutMs: webhookTimeoutMs(webhooks * webhookChanges),
+      })
+      log(
+        `webhooks: ${webhooks} × ${webhookChanges} changes in ${figure.seconds.toFixed(2)} s, ${Math.round(figure.perSecond)} deliveries/s`,
+      )
+      figures.push(figure)
+    }
+  } finally {
+    await server.stop()
+  }
+  writeModeResults('webhooks.json', { figures })
+  console.log(`\n${webhooksTable(figures)}\n`)
+}
+
+/** Figures of --planning or --webhooks, with the run's command, date and machine. */
+function writeModeResults(file: string, figures: object): void {
+  mkdirSync(outDir, { recursive: true })
+  const results = {
+    command: commandLine(),
+    date: new Date().toISOString(),
+    machine: describeMachine(),
+    settings,
+    notes,
+    ...figures,
+  }
+  writeFileSync(join(outDir, file), `${JSON.stringify(results, null, 2)}\n`)
+  for (const line of notes) console.log(`note: ${line}`)
+  console.log(`wrote ${relative(process.cwd(), join(outDir, file))}`)
+}
+
 async function main(): Promise<void> {
   const machine = describeMachine()
   console.log(
@@ -369,6 +461,11 @@ async function main(): Promise<void> {
   else buildServer()
   const pinning = args['no-pin'] ? 'not pinned to cores (--no-pin)' : pinCores()
   log(pinning)
+  if (args.planning || args.webhooks) {
+    if (args.planning) await planningRun()
+    if (args.webhooks) await webhooksRun()
+    return
+  }
 
   const partial: Omit<BenchResults, 'goals'> = {
     command: commandLine(),
@@ -539,8 +636,9 @@ function finish(partial: Omit<BenchResults, 'goals'>): void {
 
   const other = otherFigures(results)
   const ablated = ablationTable(results)
+  const against = baselineTable(results)
   console.log(
-    `\n${loadTable(results)}\n\n${batchedTable(results)}\n\n${ablated ? `${ablated}\n\n` : ''}${other.includes('\n') ? `${other}\n\n` : ''}${goalsTable(results)}\n`,
+    `\n${loadTable(results)}\n\n${against ? `${against}\n\n` : ''}${batchedTable(results)}\n\n${ablated ? `${ablated}\n\n` : ''}${other.includes('\n') ? `${other}\n\n` : ''}${goalsTable(results)}\n`,
   )
   for (const line of notes) console.log(`note: ${line}`)
   console.log(`\nwrote ${relative(process.cwd(), join(outDir, 'latest.json'))} and chart.svg`)

@@ -28,6 +28,16 @@ export const USAGE = `Usage: pnpm bench [-- options]
                           left out in turn (and with tracing on), against tasklane whole
                           and the ceiling, at 50 connections (the full page, the tail page,
                           durable POST)
+  --planning              only the planning listings (no sweep): sort=due, sort=position&list=1,
+                          q=<one word>, q=<three words>, overdue=true, sort=priority&order=desc
+                          beside GET /tasks?limit=20, at 1,000 tasks and at --tasks, on SQLite
+                          (and on PostgreSQL with --pg) seeded with priorities, due days,
+                          positions and notes; at 10 connections, --rounds × --seconds
+  --webhooks              only webhook deliveries (no sweep): a backlog of --webhook-changes
+                          created tasks delivered to 1 webhook, then to 100, on a receiver
+                          on 127.0.0.1 answering 204; deliveries/s until every cursor is
+                          at the newest seq
+  --webhook-changes <n>   tasks created for --webhooks (default 200, quick 50)
   --no-pin                do not pin the servers and the load generator to cores
   --baseline <main.js>    another build (e.g. the previous release) beside this one in the
                           same sweep, interleaved, on its own seeded SQLite file
@@ -51,6 +61,9 @@ export const { values: args } = parseArgs({
     'sweep-only': { type: 'boolean', default: false },
     ablation: { type: 'boolean', default: false },
     'no-pin': { type: 'boolean', default: false },
+    planning: { type: 'boolean', default: false },
+    webhooks: { type: 'boolean', default: false },
+    'webhook-changes': { type: 'string' },
     server: { type: 'string' },
     baseline: { type: 'string' },
     tasks: { type: 'string' },
@@ -117,6 +130,11 @@ export const baselineMain = args.baseline
   : undefined
 export const largeTasks = positive('large', args.large, 1_000_000)
 export const smallTasks = 1_000
+/** Connections of the planning listings' loads. */
+export const PLANNING_CONNECTIONS = 10
+export const webhookChanges = positive('webhook-changes', args['webhook-changes'], quick ? 50 : 200)
+/** How long one --webhooks figure may take: a minute, and 20 ms a delivery (at least 50 a second). */
+export const webhookTimeoutMs = (deliveries: number) => 60_000 + deliveries * 20
 export const latencyIterations = quick ? 600 : 2_000
 export const sdkIterations = quick ? 1_000 : 3_000
 export const insertSeconds = quick ? 2 : 4

@@ -70,6 +70,7 @@ const columnsOf = (names: readonly string[]): Columns => ({
 function insertOf(
   columns: Columns,
   dialect: 'sqlite' | 'postgres',
+  planned = false,
 ): { columns: string; values: string } {
   if (!columns.lifecycle) return { columns: 'name, tag', values: `${NAME}, ${TAG}` }
   const base = '(SELECT coalesce(max(seq), 0) FROM tasks)'
@@ -82,9 +83,74 @@ function insertOf(
   if (columns.planning) {
     names.push('position, search')
     const position = dialect === 'sqlite' ? `printf('g%07d', i)` : `'g' || lpad(i::text, 7, '0')`
-    values.push(`${position}, ' task ' || i || ' '`)
+    if (planned) {
+      const plan = plannedColumns(dialect, Date.now())
+      names.push(plan.columns)
+      values.push(`${position}, ' task ' || i || ' ' || ${plan.notes} || ' ', ${plan.values}`)
+    } else values.push(`${position}, ' task ' || i || ' '`)
   }
   return { columns: names.join(', '), values: values.join(', ') }
+}
+
+/** Ten words of five letters: a planned task's notes are three of them, by its digits. */
+export const NOTE_WORDS = [
+  'alpha',
+  'bravo',
+  'delta',
+  'gamma',
+  'kappa',
+  'lemon',
+  'mango',
+  'nylon',
+  'ocean',
+  'piano',
+]
+
+/** The n-th planned task's notes: the words of its units, tens and hundreds digits. */
+export function plannedNotes(n: number): string {
+  return [n % 10, Math.floor(n / 10) % 10, Math.floor(n / 100) % 10]
+    .map((digit) => NOTE_WORDS[digit])
+    .join(' ')
+}
+
+/** The n-th planned task's due day: none for every fourth, else `today` − 30 … + 30 days. */
+export function plannedDue(n: number, today: string): string | undefined {
+  if (n % 4 === 3) return undefined
+  const start = Date.parse(`${today}T00:00:00Z`)
+  return new Date(start + ((n % 61) - 30) * DAY_MS).toISOString().slice(0, 10)
+}
+
+const DAY_MS = 86_400_000
+
+/**
+ * The planning columns of a planned task, as SQL of `i` (what plannedNotes and plannedDue
+ * say): priority `i % 4`; a due day from 30 days before `now`'s UTC day to 30 after (half
+ * of them overdue), with its sort key, the last millisecond of that UTC day (the server's
+ * dueParts); notes, whose words the search text carries after the name's.
+ */
+function plannedColumns(dialect: 'sqlite' | 'postgres', now: number) {
+  const today = new Date(now).toISOString().slice(0, 10)
+  const start = Date.parse(`${today}T00:00:00Z`)
+  const vocabulary = NOTE_WORDS.join('')
+  const word = (digit: string) => `substr('${vocabulary}', (${digit}) * 5 + 1, 5)`
+  const notes = `${word('i % 10')} || ' ' || ${word('i / 10 % 10')} || ' ' || ${word('i / 100 % 10')}`
+  const offset = dialect === 'sqlite' ? '((i % 61) - 30)' : '((i % 61) - 30)::bigint'
+  const day =
+    dialect === 'sqlite'
+      ? `date('${today}', ((i % 61) - 30) || ' days')`
+      : `to_char(date '${today}' + ((i % 61) - 30), 'YYYY-MM-DD')`
+  const due = (value: string) => `CASE WHEN i % 4 = 3 THEN NULL ELSE ${value} END`
+  return {
+    columns: 'notes, priority, due, due_day, due_key',
+    notes,
+    values: [
+      notes,
+      'i % 4',
+      due(day),
+      due(day),
+      due(`${start + DAY_MS - 1} + ${offset} * ${DAY_MS}`),
+    ].join(', '),
+  }
 }
 
 /** The change sequence past the seeded tasks' seqs. */
@@ -96,13 +162,13 @@ const SEQUENCE_AFTER_SEED =
  * already created and migrated, in one transaction, then folds the WAL back into the
  * database so the server reads from the main file.
  */
-export function seedSqlite(filename: string, count: number): void {
+export function seedSqlite(filename: string, count: number, { planned = false } = {}): void {
   const db = new SQLite(filename)
   try {
     db.pragma('busy_timeout = 10000')
     const names = db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('tasks')
     const columns = columnsOf(names as string[])
-    const insert = insertOf(columns, 'sqlite')
+    const insert = insertOf(columns, 'sqlite', planned)
     const first = (db.prepare('SELECT coalesce(max(id), 0) FROM tasks').pluck().get() as number) + 1
     db.exec(`WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < ${Math.trunc(count)})
       INSERT INTO tasks (${insert.columns}) SELECT ${insert.values} FROM s`)
@@ -122,7 +188,11 @@ export function seedSqlite(filename: string, count: number): void {
 }
 
 /** Appends `count` tasks to a PostgreSQL database whose `tasks` table the server created. */
-export async function seedPostgres(url: string, count: number): Promise<void> {
+export async function seedPostgres(
+  url: string,
+  count: number,
+  { planned = false } = {},
+): Promise<void> {
   const client = new pg.Client({ connectionString: url })
   await client.connect()
   try {
@@ -130,7 +200,7 @@ export async function seedPostgres(url: string, count: number): Promise<void> {
       `SELECT column_name AS name FROM information_schema.columns
        WHERE table_name = 'tasks' AND table_schema = current_schema()`,
     )
-    const insert = insertOf(columnsOf(rows.map((row) => row.name)), 'postgres')
+    const insert = insertOf(columnsOf(rows.map((row) => row.name)), 'postgres', planned)
     await client.query(
       `INSERT INTO tasks (${insert.columns}) SELECT ${insert.values}
        FROM generate_series(1, $1::int) AS s(i)`,
