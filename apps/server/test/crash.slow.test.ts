@@ -188,9 +188,16 @@ function expectAllKept(listed: Task[], known: Known[], inFlight: (InFlight | und
         expect(found).toEqual(state)
       } else {
         // The unanswered change committed: whole, one version on.
+        const next = { ...state, ...pending.patch } as Task
+        // completedAt is the commit's time once a task becomes done, gone once reopened.
+        const { completedAt: _, ...rest } = next
+        const completedAt =
+          next.status !== 'done'
+            ? {}
+            : { completedAt: state.status === 'done' ? state.completedAt : found?.updatedAt }
         expect(found).toEqual({
-          ...state,
-          ...pending.patch,
+          ...rest,
+          ...completedAt,
           version: state.version + 1,
           updatedAt: found?.updatedAt,
         })

@@ -137,6 +137,10 @@ describe.runIf(throughPooler)(
         '0004-create-write-probe',
         '0005-write-function',
         '0006-task-lifecycle',
+        '0007-lists-and-people',
+        '0008-planning',
+        '0009-history-and-webhooks',
+        '0010-feed-planning-views',
       ])
     })
 
@@ -224,7 +228,7 @@ describe.runIf(throughPooler)('three instances through PgBouncer, with DATABASE_
     const [migrations] = await adminQuery<{ count: number }>(
       `select count(*)::int as count from ${testDatabase.schema}.kysely_migration`,
     )
-    expect(migrations?.count).toBe(6)
+    expect(migrations?.count).toBe(10)
     const feeds = await Promise.all(instances.map((instance) => subscribe(instance)))
     try {
       await createTask(instances[0] as ServerProcess, { name: 'heard' })

@@ -79,7 +79,7 @@ describe.runIf(onPostgres)('PostgreSQL storage', () => {
     expect(typeof (await server.storage.newestSeq())).toBe('number')
     const response = await get(server, `/tasks/${task.id}`)
     expect(await response.text()).toBe(
-      `{"id":${task.id},"listId":1,"name":"int8","status":"open","version":1,"createdAt":"${task.createdAt}","createdBy":"local","updatedAt":"${task.updatedAt}","updatedBy":"local"}`,
+      `{"id":${task.id},"listId":1,"name":"int8","status":"open","priority":0,"position":"${task.position}","version":1,"createdAt":"${task.createdAt}","createdBy":"local","updatedAt":"${task.updatedAt}","updatedBy":"local"}`,
     )
   })
 

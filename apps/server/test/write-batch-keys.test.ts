@@ -323,6 +323,7 @@ describe.runIf(onPostgres)('another instance writing between a batch’s reads a
       name: 'theirs',
       tag: 'theirs',
       status: 'done',
+      completedAt: expect.any(String),
       version: 4,
     })
     expect((await mine.findTask(task.id)).value).toEqual(taskOf(outcome))
