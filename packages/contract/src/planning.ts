@@ -103,7 +103,6 @@ export const MoveTask = Type.Object(
   {
     $id: 'MoveTask',
     additionalProperties: false,
-    minProperties: 1,
     description:
       'Where to move a task: exactly one of before, after or to, and optionally listId. A referenced task must be in the (target) list.',
   },

@@ -143,11 +143,7 @@ export function validationMessage(
     case 'required':
       return `${kind} "${p.missingProperty}" is required.`
     case 'minProperties': {
-      // A move names where to; `{}` names nowhere.
-      if (node?.$id === 'MoveTask') {
-        return 'The move must name exactly one of "before", "after" and "to" (top or bottom).'
-      }
-      // Otherwise only a patch has a least number of properties: `{}` asks for no change.
+      // Only a patch has a least number of properties: `{}` asks for no change at all.
       const names = Object.keys(node?.properties ?? {}).map((key) => `"${key}"`)
       const list =
         names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`
