@@ -290,13 +290,16 @@ describe('the metrics', () => {
       expect(got.enabled).toBe(false)
     }, WAIT)
 
-    const during = await scrape()
-    expect(sampleValue(during, 'tasklane_webhook_retrying')).toBe(1)
-    // The failing webhook has both changes to send; the disabled one is not counted.
-    expect(sampleValue(during, 'tasklane_webhook_lag_seqs')).toBe(2)
-    expect(sampleValue(during, 'tasklane_webhooks_behind')).toBe(1)
-    expect(attempts(during, 'failed') - attempts(before, 'failed')).toBeGreaterThanOrEqual(2)
-    expect(attempts(during, 'gone') - attempts(before, 'gone')).toBe(1)
+    // The receiver sees a request before the deliverer has read its answer and counted it.
+    await vi.waitFor(async () => {
+      const during = await scrape()
+      expect(sampleValue(during, 'tasklane_webhook_retrying')).toBe(1)
+      // The failing webhook has both changes to send; the disabled one is not counted.
+      expect(sampleValue(during, 'tasklane_webhook_lag_seqs')).toBe(2)
+      expect(sampleValue(during, 'tasklane_webhooks_behind')).toBe(1)
+      expect(attempts(during, 'failed') - attempts(before, 'failed')).toBeGreaterThanOrEqual(2)
+      expect(attempts(during, 'gone') - attempts(before, 'gone')).toBe(1)
+    }, WAIT)
 
     fail = false
     await vi.waitFor(() => expect(failing.acknowledged()).toHaveLength(2), WAIT)
