@@ -5,7 +5,10 @@ import { startServer, type TestServer } from './support/server.js'
 let server: TestServer
 
 beforeAll(async () => {
-  server = await startServer()
+  // These tests ask whether the database answers, not how fast: on a machine loaded with
+  // other suites a probe commit has taken more than the default second. The 503 past the
+  // timeout is tested with a storage that hangs (writer-thread, vanished-database).
+  server = await startServer({ settings: { readyTimeoutMs: 10_000 } })
 })
 
 afterAll(async () => {
