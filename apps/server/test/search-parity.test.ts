@@ -80,6 +80,9 @@ const QUERIES = [
   '...',
   'missing',
   'ream',
+  'ankara',
+  'izmir',
+  'trip',
 ]
 
 const servers: TestServer[] = []
@@ -100,6 +103,16 @@ beforeAll(async () => {
     expectStatus(await caller.patch('/tasks/1', { name: 'Dream café', notes: null }), 200)
     // A deleted task is found no more.
     expect((await caller.delete('/tasks/2')).statusCode).toBe(204)
+    // A change that leaves name and notes alone keeps the task found.
+    expectStatus(await caller.patch('/tasks/3', { priority: 2 }), 200)
+    // Changes sent together, likely one batch: whichever name lands last is the one found.
+    const together = await Promise.all([
+      caller.patch('/tasks/4', { name: 'Ankara trip' }),
+      caller.patch('/tasks/4', { name: 'Izmir trip' }),
+      caller.post('/task', { name: 'Ankara again' }),
+      caller.delete('/tasks/5'),
+    ])
+    expect(together.map((response) => response.statusCode)).toEqual([200, 200, 201, 204])
   }
 }, 60_000)
 

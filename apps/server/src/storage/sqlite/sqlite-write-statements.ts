@@ -117,7 +117,10 @@ export function sqliteStatements(db: SQLiteDatabase): WriteStatements {
        prev_list_id = @prevListId, prev_priority = @prevPriority, prev_due = @prevDue
      WHERE id = @id AND seq = @expectedSeq`,
   )
-  const searchable = db.prepare('INSERT OR REPLACE INTO tasks_search (rowid, search) VALUES (?, ?)')
+  const searched = db.prepare<[number], { status: string; search: string }>(
+    'SELECT status, search FROM tasks WHERE id = ?',
+  )
+  const searchable = db.prepare('INSERT INTO tasks_search (rowid, search) VALUES (?, ?)')
   const unsearchable = db.prepare('DELETE FROM tasks_search WHERE rowid = ?')
   const keep = db.prepare(
     `INSERT INTO task_history (seq, task_id, list_id, at, actor, type, changes, task)
@@ -157,7 +160,20 @@ export function sqliteStatements(db: SQLiteDatabase): WriteStatements {
     },
     apply(plan) {
       const base = (statements.sequence.get() as { seq: number }).seq
+      // The search index's changes, written last: FTS5 writes what it holds to disk at the
+      // start of every other statement of the transaction (its savepoint), so interleaved
+      // with the tasks' statements it wrote one small segment a task and merged them all.
+      const unindex: number[] = []
+      const index: [number, string][] = []
       for (const row of plan.rewrites) {
+        const was = searched.get(row.id)
+        const live = row.status !== 'deleted'
+        if (was !== undefined && was.status !== 'deleted' && (!live || was.search !== row.search)) {
+          unindex.push(row.id)
+        }
+        if (live && (was === undefined || was.status === 'deleted' || was.search !== row.search)) {
+          index.push([row.id, row.search])
+        }
         const { changes } = rewriteTask.run({
           ...row,
           now: plan.now,
@@ -167,12 +183,10 @@ export function sqliteStatements(db: SQLiteDatabase): WriteStatements {
         // Inside the write transaction nothing else writes: a miss is a fault, and the
         // transaction is rolled back whole.
         if (changes !== 1) throw new Error(`Task ${row.id} changed inside its write transaction.`)
-        if (row.status === 'deleted') unsearchable.run(row.id)
-        else searchable.run(row.id, row.search)
       }
       const ids = plan.inserts.map((task) => {
         const id = insertTask.get({ ...task, now: plan.now, seq: base + task.off }) as number
-        searchable.run(id, task.search)
+        index.push([id, task.search])
         return id
       })
       for (const change of plan.history) {
@@ -195,6 +209,8 @@ export function sqliteStatements(db: SQLiteDatabase): WriteStatements {
         for (const { listId } of plan.orders) ordered.run(base + plan.changes, listId)
         advance.run(base + plan.changes)
       }
+      for (const id of unindex) unsearchable.run(id)
+      for (const [id, search] of index) searchable.run(id, search)
       return { base, ids }
     },
   }
