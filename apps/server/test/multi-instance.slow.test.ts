@@ -95,6 +95,7 @@ describe.runIf(onPostgres)('migrations when several instances start at once', ()
           '0008-planning',
           '0009-history-and-webhooks',
           '0010-feed-planning-views',
+          '0011-ids-checked-on-insert',
         ])
         await Promise.all(storages.map((storage) => storage.close()))
       } finally {
@@ -121,7 +122,7 @@ describe.runIf(onPostgres)('three server processes on one PostgreSQL schema', ()
     const rows = await adminQuery<{ count: string }>(
       `select count(*) from ${testDatabase.schema}.kysely_migration`,
     )
-    expect(rows).toEqual([{ count: '10' }])
+    expect(rows).toEqual([{ count: '11' }])
   })
 
   it('loses no acknowledged create, duplicates no id and orders ids by commit', async () => {

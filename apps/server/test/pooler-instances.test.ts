@@ -141,6 +141,7 @@ describe.runIf(throughPooler)(
         '0008-planning',
         '0009-history-and-webhooks',
         '0010-feed-planning-views',
+        '0011-ids-checked-on-insert',
       ])
     })
 
@@ -228,7 +229,7 @@ describe.runIf(throughPooler)('three instances through PgBouncer, with DATABASE_
     const [migrations] = await adminQuery<{ count: number }>(
       `select count(*)::int as count from ${testDatabase.schema}.kysely_migration`,
     )
-    expect(migrations?.count).toBe(10)
+    expect(migrations?.count).toBe(11)
     const feeds = await Promise.all(instances.map((instance) => subscribe(instance)))
     try {
       await createTask(instances[0] as ServerProcess, { name: 'heard' })

@@ -1,3 +1,4 @@
+import { MAX_TASK_ID } from '@tasklane/contract'
 import { isAdmin } from '../domain/rights.js'
 import { BatchPlanner } from './batch-planner.js'
 import { WindowNeeded } from './list-order.js'
@@ -56,8 +57,12 @@ export async function writeBatch(
       await staleBackoff(attempt)
       continue
     }
-    if (applied.ids.length !== plan.inserts.length || !applied.ids.every(Number.isSafeInteger)) {
+    if (applied.ids.length !== plan.inserts.length) {
       throw new Error(`Inserting ${plan.inserts.length} tasks did not give one id each.`)
+    }
+    // Ids are JSON numbers, exact only up to 2^53-1: past it the batch fails uncommitted.
+    if (!applied.ids.every((id) => Number.isSafeInteger(id) && id <= MAX_TASK_ID)) {
+      throw new Error('Task ids are exhausted: the next one is above 2^53-1.')
     }
     return planner.outcomes(applied)
   }
