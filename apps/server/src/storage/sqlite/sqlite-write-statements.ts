@@ -12,26 +12,10 @@ import type {
   WriteStatements,
 } from '../write-port.js'
 import type { SQLiteDatabase } from './sqlite-driver.js'
+import { taskRewriter, WRITTEN } from './sqlite-task-rewrites.js'
 
 /** A seq of the plan, once the seq before its first change is known. */
 const seqOf = (seq: PlannedSeq, base: number) => ('abs' in seq ? seq.abs : base + seq.off)
-
-/** The columns a write sets, as named parameters (`@name`). */
-const WRITTEN = [
-  'name',
-  'tag',
-  'status',
-  'list_id',
-  'notes',
-  'due',
-  'due_day',
-  'due_at',
-  'due_key',
-  'priority',
-  'completed_at',
-  'position',
-  'search',
-] as const
 
 const PLACES = 'SELECT id, list_id AS listId, position FROM tasks'
 const LIVE = "status <> 'deleted'"
@@ -111,16 +95,7 @@ export function sqliteStatements(db: SQLiteDatabase): WriteStatements {
        seq, prev_seq, created_seq)
      VALUES (${values}, 1, @now, @now, @created_by, @created_by, @seq, 0, @seq)`,
   )
-  const rewriteTask = db.prepare(
-    `UPDATE tasks SET ${WRITTEN.map((column) => `${column} = @${column}`).join(', ')},
-       version = @version, updated_at = @now, updated_by = @updated_by, seq = @seq,
-       prev_seq = @prevSeq, prev_tag = @prevTag, prev_status = @prevStatus,
-       prev_list_id = @prevListId, prev_priority = @prevPriority, prev_due = @prevDue
-     WHERE id = @id AND seq = @expectedSeq`,
-  )
-  const searched = db.prepare<[number], { status: string; search: string }>(
-    'SELECT status, search FROM tasks WHERE id = ?',
-  )
+  const rewriteTask = taskRewriter(db)
   const searchable = db.prepare('INSERT INTO tasks_search (rowid, search) VALUES (?, ?)')
   const unsearchable = db.prepare('DELETE FROM tasks_search WHERE rowid = ?')
   const keep = db.prepare(
@@ -167,15 +142,7 @@ export function sqliteStatements(db: SQLiteDatabase): WriteStatements {
       const unindex: number[] = []
       const index: [number, string][] = []
       for (const row of plan.rewrites) {
-        const was = searched.get(row.id)
-        const live = row.status !== 'deleted'
-        if (was !== undefined && was.status !== 'deleted' && (!live || was.search !== row.search)) {
-          unindex.push(row.id)
-        }
-        if (live && (was === undefined || was.status === 'deleted' || was.search !== row.search)) {
-          index.push([row.id, row.search])
-        }
-        const { changes } = rewriteTask.run({
+        const { changes, was } = rewriteTask({
           ...row,
           now: plan.now,
           seq: base + row.off,
@@ -184,6 +151,13 @@ export function sqliteStatements(db: SQLiteDatabase): WriteStatements {
         // Inside the write transaction nothing else writes: a miss is a fault, and the
         // transaction is rolled back whole.
         if (changes !== 1) throw new Error(`Task ${row.id} changed inside its write transaction.`)
+        const live = row.status !== 'deleted'
+        if (was !== undefined && was.status !== 'deleted' && (!live || was.search !== row.search)) {
+          unindex.push(row.id)
+        }
+        if (live && (was === undefined || was.status === 'deleted' || was.search !== row.search)) {
+          index.push([row.id, row.search])
+        }
       }
       const ids = plan.inserts.map((task) => {
         const id = Number(
