@@ -53,6 +53,7 @@ import type { BenchResults, CommitCost, TargetId } from './results.js'
 import { sdkOverhead } from './sdk.js'
 import { createScratchDatabase, seedPostgres, seedSqlite } from './seed.js'
 import { median } from './stats.js'
+import { ablateSchema, STORAGE_ABLATIONS, type StorageAblation } from './storage-ablation.js'
 import { streamAll } from './stream.js'
 import { POST_BODY, probePatch, runSweep, scenarios } from './sweep.js'
 import { type DeliveryFigures, measureDeliveries, webhookReceiver } from './webhooks.js'
@@ -101,7 +102,7 @@ const watchdog = setTimeout(
     settings.rounds *
       (settings.seconds + warmupSeconds) *
       1_500 *
-      (settings.connections.length * sweepScenarios.length * 4 + (args.ablation ? 12 * 3 : 0)) +
+      (settings.connections.length * sweepScenarios.length * 4 + (args.ablation ? 19 * 4 : 0)) +
     (args.webhooks ? webhookTimeoutMs(webhookChanges) + webhookTimeoutMs(100 * webhookChanges) : 0),
 )
 watchdog.unref()
@@ -340,8 +341,24 @@ async function ablation(): Promise<NonNullable<BenchResults['ablation']>> {
       baseline: 'built',
     },
   )
+  // The storage's own features, each taken out of the built server's schema in turn.
+  const parts = Object.keys(STORAGE_ABLATIONS) as StorageAblation[]
+  for (const without of [...parts.map((part) => [part]), parts]) {
+    const name = `ablation-storage-without-${without.join('-')}`
+    const server = await seededSqliteServer(name, settings.tasks)
+    ablateSchema(join(work, `${name}.db`), without)
+    variants.push({
+      id: `storage-without-${without.join('-')}`,
+      label:
+        without.length === 1
+          ? `  without ${STORAGE_ABLATIONS[without[0] as StorageAblation].label}`
+          : `  without all ${without.length} of the storage's`,
+      server,
+      baseline: 'built',
+    })
+  }
   const measured = scenarios(settings.tasks).filter((s) =>
-    ['full', 'tail', 'create'].includes(s.id),
+    ['full', 'tail', 'create', 'patch'].includes(s.id),
   )
   for (const variant of variants) {
     await checkTarget(variant.id === 'ceiling' ? 'ceiling' : 'sqlite', variant.server, measured)

@@ -160,7 +160,7 @@ export function ablationTable(results: BenchResults): string {
       row.cpuMicrosSaved === undefined ? '' : fixed(row.cpuMicrosSaved, 1),
     ])
   }
-  return `ablation at ${ablation.connections} connections, ${ablation.rounds} rounds × ${ablation.seconds} s (Δ, µs/request and CPU price: against tasklane whole; tracing against the built server; CPU: the server's own user + system time over the requests answered)\n${formatTable(rows)}`
+  return `ablation at ${ablation.connections} connections, ${ablation.rounds} rounds × ${ablation.seconds} s (Δ, µs/request and CPU price: against tasklane whole; tracing and the storage's parts against the built server; CPU: the server's own user + system time over the requests answered)\n${formatTable(rows)}`
 }
 
 /** The goals table, in the order evaluateGoals gives them. */
