@@ -69,6 +69,32 @@ export async function writeBatch(
   throw new Error(`Other writers changed what this batch read ${MAX_ATTEMPTS} times over.`)
 }
 
+/** Whether a write places a task in a list's manual order (reads a window of it). */
+export const placesInOrder = (item: TaskWrite): boolean =>
+  item.kind === 'create' ||
+  item.kind === 'move' ||
+  (item.kind === 'update' && item.patch.listId !== undefined)
+
+/**
+ * `write` with the batches that place tasks in a manual order taking turns. Two such
+ * batches in flight at once read the same end of a list, and one of them is always stale
+ * at its apply: on PostgreSQL (two batches in flight) a create then waited out the stale
+ * batch's backoff, and durable POST fell to a few hundred a second. Taking turns within
+ * the instance, creates gather into the next batch instead; other instances still meet
+ * the staleness check.
+ */
+export function orderedInTurn(
+  write: (items: readonly TaskWrite[], now: number, notBefore: number) => Promise<WriteOutcome[]>,
+) {
+  let last: Promise<unknown> = Promise.resolve()
+  return (items: readonly TaskWrite[], now: number, notBefore: number) => {
+    if (!items.some(placesInOrder)) return write(items, now, notBefore)
+    const next = last.then(() => write(items, now, notBefore))
+    last = next.catch(() => {})
+    return next
+  }
+}
+
 /**
  * How many places of a manual order a window holds on each side: more than the tasks the
  * batch may take out of it (moves and changes of list), so that the true neighbours of a

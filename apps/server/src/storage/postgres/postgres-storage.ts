@@ -5,7 +5,7 @@ import { ReadShapes, Reads } from '../reads.js'
 import type { Storage, StorageConfig } from '../storage.js'
 import type { Schema } from '../tables.js'
 import { TaskStorage } from '../task-storage.js'
-import { writeBatch } from '../write-plan.js'
+import { orderedInTurn, writeBatch } from '../write-plan.js'
 import { WRITE_PROBE_SQL } from '../write-probe.js'
 import { listenForCommits } from './commit-listener.js'
 import { connectionMode } from './connection-mode.js'
@@ -126,7 +126,7 @@ export async function openPostgres(
     // order and a reader following seqs (the feed) or ids (paging) never skips one. The lock
     // is keyed by the tasks table's oid, so deployments in other schemas do not contend.
     // A batch is at most two round trips: what it reads, then one statement.
-    write: (items, now, notBefore) => writeBatch(writes, items, now, notBefore),
+    write: orderedInTurn((items, now, notBefore) => writeBatch(writes, items, now, notBefore)),
     writeAccess: postgresAccessWriter(pool, {
       settings: localTimeouts(requests),
       channel,

@@ -10,7 +10,9 @@ import {
 
 /**
  * What a batch reads, as one statement (one snapshot): the keys, the rows, the principals'
- * roles, which of the named lists are live, the lowest live list and the access seq.
+ * roles, which of the named lists are live, the lowest live list and the access seq. Each
+ * end of a list is read by its own plain ORDER BY, a walk of (list_id, position): one
+ * ORDER BY of CASEs for both ends sorted the whole list, each create reading all of it.
  */
 const READ = `with w as (
     select w.*, case when w.first then (select min(id) from lists where status = 'live')
@@ -23,9 +25,11 @@ const READ = `with w as (
   ), placed as (
     select e.* from w cross join lateral (
       select id, list_id, position from tasks where list_id = w.lid and status <> 'deleted'
-      order by case when w.at = 'top' then position end asc,
-        case when w.at = 'bottom' then position end desc
-      limit w.n) e where w.at in ('top', 'bottom')
+      order by position asc limit w.n) e where w.at = 'top'
+    union all
+    select e.* from w cross join lateral (
+      select id, list_id, position from tasks where list_id = w.lid and status <> 'deleted'
+      order by position desc limit w.n) e where w.at = 'bottom'
     union all
     select e.* from pivot p cross join lateral (
       select id, list_id, position from tasks where list_id = p.list_id and status <> 'deleted'
