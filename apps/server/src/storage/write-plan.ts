@@ -69,11 +69,12 @@ export async function writeBatch(
   throw new Error(`Other writers changed what this batch read ${MAX_ATTEMPTS} times over.`)
 }
 
+/** Whether a write takes an existing task out of its place: a move, or a change of list. */
+const movesTask = (item: TaskWrite): boolean =>
+  item.kind === 'move' || (item.kind === 'update' && item.patch.listId !== undefined)
+
 /** Whether a write places a task in a list's manual order (reads a window of it). */
-export const placesInOrder = (item: TaskWrite): boolean =>
-  item.kind === 'create' ||
-  item.kind === 'move' ||
-  (item.kind === 'update' && item.patch.listId !== undefined)
+export const placesInOrder = (item: TaskWrite): boolean => item.kind === 'create' || movesTask(item)
 
 /**
  * `write` with the batches that place tasks in a manual order taking turns. Two such
@@ -101,10 +102,7 @@ export function orderedInTurn(
  * place are always among those read.
  */
 function windowSize(items: readonly TaskWrite[]): number {
-  const movers = items.filter(
-    (item) => item.kind === 'move' || (item.kind === 'update' && item.patch.listId !== undefined),
-  )
-  return movers.length + 1
+  return items.filter(movesTask).length + 1
 }
 
 /** The list a write names as its target, if any. */
