@@ -80,16 +80,22 @@ export async function runAblation(
         const requests = await scenario.requests(
           variant.id === 'ceiling' ? 'ceiling' : 'sqlite',
           variant.server,
+          options.seconds + (round === 0 ? options.warmupSeconds : 0),
         )
         if (requests.length === 0) continue
         const { connections } = options
         if (round === 0) {
-          await load(variant.server.url, requests, { connections, seconds: options.warmupSeconds })
+          await load(variant.server.url, requests, {
+            connections,
+            seconds: options.warmupSeconds,
+            headers: variant.server.headers,
+          })
         }
         const cpuBefore = cpuMicrosOf(variant.server.pid)
         const loaded = await load(variant.server.url, requests, {
           connections,
           seconds: options.seconds,
+          headers: variant.server.headers,
         })
         const result = {
           ...loaded,

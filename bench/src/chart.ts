@@ -52,7 +52,7 @@ const TITLES: Record<ScenarioId, [string, string]> = {
   tail: ['tail page', 'GET /tasks?limit=20&after=<newest − 20>'],
   create: ['durable POST /task', '201 once committed to disk'],
   patch: ['durable PATCH /tasks/{id}', 'a random seeded task renamed'],
-  delete: ['durable DELETE /tasks/{id}', 'the newest live task, in turn'],
+  delete: ['durable DELETE /tasks/{id}', 'a task made for it, in turn'],
   'mixed-full': ['full page, 1 % PATCH', 'GET /tasks?limit=20, 1 in 100 a PATCH'],
   'mixed-tail': ['tail page, 1 % PATCH', 'the newest 20, 1 in 100 a PATCH'],
 }

@@ -63,8 +63,9 @@ const COMMIT_MS: Partial<Record<TargetId, keyof CommitCost>> = {
 }
 
 /**
- * For every concurrency of a durable write (POST, or PATCH): the perfectly batched limit (connections ÷
- * commit latency, capped by the ceiling's POST) and tasklane's share of it.
+ * For every concurrency of a durable write (POST, PATCH or DELETE): the perfectly batched
+ * limit (connections ÷ commit latency, capped by the ceiling's figure for the same write) and
+ * tasklane's share of it.
  */
 export function batchedLimits(
   create: ScenarioResult | undefined,

@@ -16,21 +16,22 @@ function status(value: number | undefined, reached: (value: number) => boolean):
 const fixed = (value: number | undefined, digits = 2) =>
   value === undefined || !Number.isFinite(value) ? 'not measured' : value.toFixed(digits)
 
-/** The throughput goals: [scenario, connections, SQLite's and PostgreSQL's least ratio]. */
-const THROUGHPUT_GOALS: [ScenarioId, number, string, number, number][] = [
-  ['full', 50, 'GET /tasks?limit=20, full page', 0.9, 0.9],
-  ['tail', 50, 'tail page (newest 20)', 0.75, 0.5],
-  ['create', 50, 'durable POST /task', 0.6, 0.5],
-  ['create', 10, 'durable POST /task', 0.45, 0.3],
-  ['patch', 50, 'durable PATCH /tasks/{id}', 0.55, 0.45],
+/**
+ * The throughput goals (the performance bar of docs/performance.md): [scenario,
+ * connections, SQLite's and PostgreSQL's least ratio, and the most a p99 may be as a
+ * multiple of the ceiling's on SQLite (PostgreSQL: always 3)].
+ */
+const THROUGHPUT_GOALS: [ScenarioId, number, string, number, number, number][] = [
+  ['full', 50, 'GET /tasks?limit=20, full page', 0.9, 0.85, 2],
+  ['tail', 50, 'tail page (newest 20)', 0.9, 0.85, 2],
+  ['create', 50, 'durable POST /task', 0.65, 0.5, 2],
+  ['create', 10, 'durable POST /task', 0.45, 0.3, 2],
+  ['patch', 50, 'durable PATCH /tasks/{id}', 0.45, 0.4, 3],
 ]
 
 /** Durable POST as a share of the perfectly batched limit, at these concurrencies. */
 const BATCHED_GOAL = 0.75
 const BATCHED_CONNECTIONS = [10, 50]
-
-/** The most a p99 may be, as a multiple of the ceiling's, by backend. */
-const P99_MAX: Partial<Record<TargetId, number>> = { sqlite: 2, postgres: 3 }
 
 /**
  * Throughput and p99 against the ceiling, then list latency, streaming, the client's
@@ -44,7 +45,7 @@ export function evaluateGoals(results: Omit<BenchResults, 'goals'>): Goal[] {
     if (!results.load.some((s) => s.points.some((p) => p.targets[target]))) continue
     const throughput: Goal[] = []
     const p99: Goal[] = []
-    for (const [id, connections, figure, sqliteGoal, postgresGoal] of THROUGHPUT_GOALS) {
+    for (const [id, connections, figure, sqliteGoal, postgresGoal, sqliteP99] of THROUGHPUT_GOALS) {
       const least = target === 'sqlite' ? sqliteGoal : postgresGoal
       const ratio = point(id, connections)?.targets[target]?.ratio
       throughput.push({
@@ -53,7 +54,7 @@ export function evaluateGoals(results: Omit<BenchResults, 'goals'>): Goal[] {
         value: fixed(ratio?.rps),
         status: status(ratio?.rps, (v) => v >= least),
       })
-      const most = P99_MAX[target] as number
+      const most = target === 'sqlite' ? sqliteP99 : 3
       p99.push({
         figure: `  its p99 ÷ ceiling's p99 (${label})`,
         goal: `≤ ${most}`,

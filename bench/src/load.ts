@@ -33,12 +33,16 @@ const JSON_HEADERS = { 'content-type': 'application/json' }
 
 /**
  * Loads `url` with `connections` keep-alive connections for `seconds`, cycling through
- * `requests`. Bounded: autocannon stops at the duration and times out each request after 10 s.
+ * `requests`, each with `headers` too (a credential). Bounded: autocannon stops at the duration and times out each request after 10 s.
  */
 export async function load(
   url: string,
   requests: readonly LoadRequest[],
-  { connections, seconds }: { connections: number; seconds: number },
+  {
+    connections,
+    seconds,
+    headers = {},
+  }: { connections: number; seconds: number; headers?: Record<string, string> | undefined },
 ): Promise<LoadResult> {
   const latencies: number[] = []
   let failed = 0
@@ -54,7 +58,8 @@ export async function load(
           return {
             method: request.method,
             path: request.path,
-            ...(request.body === undefined ? {} : { body: request.body, headers: JSON_HEADERS }),
+            headers: request.body === undefined ? headers : { ...JSON_HEADERS, ...headers },
+            ...(request.body === undefined ? {} : { body: request.body }),
             // autocannon calls setupRequest before each request it sends with this entry.
             ...(vary === undefined
               ? {}

@@ -102,8 +102,14 @@ const watchdog = setTimeout(
     settings.rounds *
       (settings.seconds + warmupSeconds) *
       1_500 *
-      (settings.connections.length * sweepScenarios.length * 4 + (args.ablation ? 19 * 4 : 0)) +
-    (args.webhooks ? webhookTimeoutMs(webhookChanges) + webhookTimeoutMs(100 * webhookChanges) : 0),
+      (settings.connections.length * sweepScenarios.length * 4 + (args.ablation ? 20 * 4 : 0)) +
+    (args.webhooks
+      ? webhookTimeoutMs(webhookChanges) + webhookTimeoutMs(100 * webhookChanges)
+      : 0) +
+    // The DELETE scenario's tasks, made before each of its loads: up to half a minute each.
+    (sweepScenarios.some((s) => s.id === 'delete')
+      ? settings.rounds * settings.connections.length * 4 * 30_000
+      : 0),
 )
 watchdog.unref()
 
@@ -206,12 +212,14 @@ async function checkTarget(
   server: ServerProcess,
   measured: readonly { requests: (typeof sweepScenarios)[number]['requests'] }[] = sweepScenarios,
 ): Promise<void> {
+  const headers = server.headers ?? {}
   for (const scenario of measured) {
     const [request] = await scenario.requests(id, server)
     if (!request) continue
     const response = await fetch(server.url + request.path, {
       method: request.method,
-      headers: request.body === undefined ? {} : { 'content-type': 'application/json' },
+      headers:
+        request.body === undefined ? headers : { 'content-type': 'application/json', ...headers },
       body: request.body,
     })
     const expected = { POST: 201, DELETE: 204 }[request.method as string] ?? 200
@@ -284,6 +292,43 @@ function startAblationServer(name: string, without: readonly string[]): Promise<
   })
 }
 
+/** The ablation's admin credential: the server's API_TOKEN. */
+const ADMIN_TOKEN = 'bench-admin-token-bench-admin-token'
+
+/**
+ * The built server with credentials, every request sent with an access token of a member
+ * (an editor of list 1, where every seeded task is), so each one is authenticated and has
+ * its rights checked: priced against the built server in open mode.
+ */
+async function withRights(): Promise<AblationVariant> {
+  const server = await seededSqliteServer('ablation-rights', settings.tasks, {
+    [envName('apiToken')]: ADMIN_TOKEN,
+  })
+  const admin = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }
+  const member = await fetch(`${server.url}/lists/1/members/bench-editor`, {
+    method: 'PUT',
+    headers: admin,
+    body: JSON.stringify({ role: 'editor' }),
+  })
+  const made = await fetch(`${server.url}/tokens`, {
+    method: 'POST',
+    headers: admin,
+    body: JSON.stringify({ name: 'bench', principal: 'bench-editor', role: 'write' }),
+  })
+  const { token } = (await made.json()) as { token?: string }
+  if (member.status !== 201 || made.status !== 201 || token === undefined) {
+    throw new Error(
+      `ablation-rights: PUT /lists/1/members answered ${member.status}, POST /tokens ${made.status}`,
+    )
+  }
+  return {
+    id: 'rights',
+    label: "  with an editor's access token",
+    server: { ...server, headers: { authorization: `Bearer ${token}` } },
+    baseline: 'built',
+  }
+}
+
 /** Connections of the ablation: the goals' concurrency. */
 const ABLATION_CONNECTIONS = 50
 
@@ -341,6 +386,7 @@ async function ablation(): Promise<NonNullable<BenchResults['ablation']>> {
       baseline: 'built',
     },
   )
+  variants.push(await withRights())
   // The storage's own features, each taken out of the built server's schema in turn.
   const parts = Object.keys(STORAGE_ABLATIONS) as StorageAblation[]
   for (const without of [...parts.map((part) => [part]), parts]) {
@@ -361,7 +407,8 @@ async function ablation(): Promise<NonNullable<BenchResults['ablation']>> {
     ['full', 'tail', 'create', 'patch'].includes(s.id),
   )
   for (const variant of variants) {
-    await checkTarget(variant.id === 'ceiling' ? 'ceiling' : 'sqlite', variant.server, measured)
+    const target = variant.id === 'ceiling' ? 'ceiling' : 'sqlite'
+    await checkTarget(target, variant.server, measured)
   }
   const result = await runAblation(variants, measured, {
     connections: ABLATION_CONNECTIONS,

@@ -19,8 +19,8 @@ export const USAGE = `Usage: pnpm bench [-- options]
   --connections <list>    the sweep's autocannon connections (default 1,10,50,100)
   --scenarios <list>      the sweep's scenarios, of full,tail,create,patch,delete,
                           mixed-full,mixed-tail (default full,tail,create,patch; delete:
-                          the newest live task, one after another, so run it after create,
-                          whose tasks it takes; mixed-*: the page with 1 % of requests a
+                          tasks made for it by POST before each load, unmeasured, so it
+                          never runs short; mixed-*: the page with 1 % of requests a
                           durable PATCH)
   --sweep-only            only the sweep (and commit latency): no latency, streaming,
                           SDK, insert or fan-out figures

@@ -9,6 +9,8 @@ export { killAll } from '@tasklane/testing/launch'
 /** A server the benchmark runs, by name. */
 export interface ServerProcess extends Launched {
   readonly name: string
+  /** Sent with every request the bench makes of this server (a credential), if any. */
+  readonly headers?: Record<string, string>
 }
 
 /** The core every server started from now on is pinned to (`taskset -c`), if any. */

@@ -102,7 +102,7 @@ const WRITES: Partial<Record<ScenarioId, string>> = {
   delete: 'DELETE /tasks/{id}',
 }
 
-/** Durable POST against what perfect batching could reach on this machine's commits. */
+/** Durable POST, PATCH and DELETE against what perfect batching could reach on this machine's commits. */
 export function batchedTable(results: BenchResults): string {
   const { commitCost, batchedLimits } = results
   if (!commitCost || !batchedLimits?.length) return ''
@@ -120,7 +120,7 @@ export function batchedTable(results: BenchResults): string {
       fixed(limit.ratio, 2),
     ]),
   ]
-  return `commit latency (median, this run): ${cost.join('; ')}\nperfectly batched: connections ÷ commit latency, at most the ceiling's POST\n${formatTable(rows)}`
+  return `commit latency (median, this run): ${cost.join('; ')}\nperfectly batched: connections ÷ commit latency, at most the ceiling's figure for that write\n${formatTable(rows)}`
 }
 
 /**

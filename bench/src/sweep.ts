@@ -7,7 +7,8 @@ import { median, ratio, spread } from './stats.js'
 export interface Scenario {
   readonly id: ScenarioId
   readonly label: string
-  requests(target: TargetId, server: ServerProcess): Promise<LoadRequest[]>
+  /** `seconds`: how long the load that sends them runs (0 for a single request). */
+  requests(target: TargetId, server: ServerProcess, seconds?: number): Promise<LoadRequest[]>
 }
 
 export const POST_BODY = JSON.stringify({ name: 'Benchmark task', tag: 'bench' })
@@ -34,30 +35,100 @@ export async function probePatch(server: ServerProcess): Promise<boolean> {
 let renamed = 0
 
 /**
- * A PATCH of a random task of the seeded ones' lower half (ids 1 to `tasks` ÷ 2, which the
- * DELETE scenario leaves alone) with a name no task had before: each one changes
- * something, so each is a durable write.
+ * A PATCH of a random task of the seeded ones' lower half (ids 1 to `tasks` ÷ 2, as in
+ * every run before the DELETE scenario had tasks of its own, so that figures compare) with
+ * a name no task had before: each one changes something, so each is a durable write.
  */
 function patchOf(tasks: number): { path: string; body: string } {
-  const id = 1 + Math.floor(Math.random() * kept(tasks))
+  const id = 1 + Math.floor(Math.random() * Math.floor(tasks / 2))
   renamed++
   return { path: `/tasks/${id}`, body: JSON.stringify({ name: `Renamed ${renamed}` }) }
 }
 
-/** The seeded tasks no DELETE takes (ids up to this): the PATCHes' and the pages'. */
-const kept = (tasks: number) => Math.floor(tasks / 2)
+/**
+ * The tasks made for the DELETE scenario on one server: ids of live tasks that no other
+ * scenario touches (newest last), how many there were when the last load began, how long
+ * it ran, and the most DELETEs a second any of its loads took.
+ */
+interface Supply {
+  ids: number[]
+  handedOut: number
+  seconds: number
+  perSecond: number
+}
+
+const supplies = new Map<string, Supply>()
+
+/** DELETEs a second assumed before a server's first load: above what any build has reached. */
+const FIRST_GUESS_PER_SECOND = 10_000
 
 /**
- * DELETEs of `server`'s newest tasks, one after another: those the create scenario made
- * before it, then the upper half of the seeded ones. Each one removes a task, so each is a
- * durable write. A load that runs out of them ends in 404s, which count as failed. The
- * ceiling deletes nothing and answers 204 to any id.
+ * Tasks made for a load, as a multiple of the most a second its server's loads have taken
+ * and the load's seconds: a higher concurrency than the last goes faster (1.5 ran short).
  */
-async function deletes(target: TargetId, server: ServerProcess, tasks: number) {
-  let next = target === 'ceiling' ? tasks : await newestId(server)
-  // Each request sent takes the next id down (the load calls `vary` for every one).
-  const path = () => `/tasks/${target === 'ceiling' ? tasks : Math.max(next--, kept(tasks) + 1)}`
-  return [{ method: 'DELETE' as const, path: path(), vary: () => ({ path: path() }) }]
+const SUPPLY_MARGIN = 3
+
+/** Tasks made in parallel while a supply is topped up. */
+const SUPPLY_CONCURRENCY = 32
+
+/**
+ * DELETEs of tasks made for them: before each load, `server` gets enough new tasks (3×
+ * the most its loads have taken a second, over `seconds`), made by POST /task and not
+ * measured, and each request sent takes the newest of them. A load never runs short, so
+ * none counts a 404; if one did, it would count as failed. The ceiling deletes nothing and
+ * answers 204 to any id.
+ */
+async function deletes(
+  target: TargetId,
+  server: ServerProcess,
+  tasks: number,
+  seconds: number,
+): Promise<LoadRequest[]> {
+  if (target === 'ceiling') return [{ method: 'DELETE', path: `/tasks/${tasks}` }]
+  const supply = supplies.get(server.name) ?? {
+    ids: [],
+    handedOut: 0,
+    seconds: 0,
+    perSecond: 0,
+  }
+  supplies.set(server.name, supply)
+  if (supply.seconds > 0) {
+    const taken = supply.handedOut - supply.ids.length
+    supply.perSecond = Math.max(supply.perSecond, taken / supply.seconds)
+  }
+  const perSecond = supply.perSecond || FIRST_GUESS_PER_SECOND
+  await makeTasks(
+    server,
+    Math.ceil(SUPPLY_MARGIN * perSecond * seconds) + 1 - supply.ids.length,
+    supply.ids,
+  )
+  supply.handedOut = supply.ids.length
+  supply.seconds = seconds
+  // Past the supply (never expected): an id no task has, so the DELETE counts as failed.
+  const path = () => `/tasks/${supply.ids.pop() ?? 0}`
+  return [{ method: 'DELETE', path: path(), vary: () => ({ path: path() }) }]
+}
+
+/** Creates `count` tasks on `server`, `SUPPLY_CONCURRENCY` at a time, and pushes their ids. */
+async function makeTasks(server: ServerProcess, count: number, ids: number[]): Promise<void> {
+  let left = count
+  const made: number[] = []
+  const worker = async () => {
+    for (; left > 0; left--) {
+      const response = await fetch(`${server.url}/task`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...server.headers },
+        body: POST_BODY,
+      })
+      const task = (await response.json()) as { id?: number }
+      if (response.status !== 201 || task.id === undefined) {
+        throw new Error(`${server.name}: POST /task answered ${response.status}`)
+      }
+      made.push(task.id)
+    }
+  }
+  await Promise.all(Array.from({ length: SUPPLY_CONCURRENCY }, worker))
+  ids.push(...made.sort((a, b) => a - b))
 }
 
 /** One request in 100 is a PATCH of a random seeded task, the others GET `path`. */
@@ -83,7 +154,9 @@ async function tailPath(target: TargetId, server: ServerProcess, tasks: number):
 
 /** The id of the newest task a server lists (the ceiling answers its constant page). */
 async function newestId(server: ServerProcess): Promise<number> {
-  const response = await fetch(`${server.url}/tasks?limit=1&order=desc`)
+  const response = await fetch(`${server.url}/tasks?limit=1&order=desc`, {
+    headers: server.headers ?? {},
+  })
   const [newest] = (await response.json()) as { id: number }[]
   if (response.status !== 200 || newest === undefined) {
     throw new Error(`${server.name}: GET /tasks?limit=1&order=desc answered ${response.status}`)
@@ -125,9 +198,9 @@ export const scenarios = (tasks: number): readonly Scenario[] => [
   },
   {
     id: 'delete',
-    label: 'DELETE /tasks/<newest live id> (durable)',
-    requests: async (target, server) =>
-      withoutPatch.has(server.name) ? [] : deletes(target, server, tasks),
+    label: 'DELETE /tasks/<a task made for it> (durable)',
+    requests: async (target, server, seconds = 0) =>
+      withoutPatch.has(server.name) ? [] : deletes(target, server, tasks, seconds),
   },
   {
     id: 'mixed-full',
@@ -183,10 +256,12 @@ export async function runSweep(
     for (const scenario of scenarios) {
       for (const connections of options.connections) {
         for (const [id, server] of order) {
-          const requests = await scenario.requests(id, server)
+          const warm = round === 0 && connections === options.connections[0]
+          const seconds = options.seconds + (warm ? options.warmupSeconds : 0)
+          const requests = await scenario.requests(id, server, seconds)
           // A scenario this server cannot take (PATCH on an older build): no figure.
           if (requests.length === 0) continue
-          if (round === 0 && connections === options.connections[0]) {
+          if (warm) {
             await load(server.url, requests, { connections, seconds: options.warmupSeconds })
           }
           const result = await load(server.url, requests, { connections, seconds: options.seconds })
