@@ -96,6 +96,7 @@ describe.runIf(onPostgres)('migrations when several instances start at once', ()
           '0009-history-and-webhooks',
           '0010-feed-planning-views',
           '0011-ids-checked-on-insert',
+          '0012-search-index-on-tasks',
         ])
         await Promise.all(storages.map((storage) => storage.close()))
       } finally {

@@ -142,6 +142,7 @@ describe.runIf(throughPooler)(
         '0009-history-and-webhooks',
         '0010-feed-planning-views',
         '0011-ids-checked-on-insert',
+        '0012-search-index-on-tasks',
       ])
     })
 
@@ -229,7 +230,7 @@ describe.runIf(throughPooler)('three instances through PgBouncer, with DATABASE_
     const [migrations] = await adminQuery<{ count: number }>(
       `select count(*)::int as count from ${testDatabase.schema}.kysely_migration`,
     )
-    expect(migrations?.count).toBe(11)
+    expect(migrations?.count).toBe(12)
     const feeds = await Promise.all(instances.map((instance) => subscribe(instance)))
     try {
       await createTask(instances[0] as ServerProcess, { name: 'heard' })

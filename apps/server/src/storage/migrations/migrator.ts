@@ -11,10 +11,11 @@ import { planning } from './0008-planning.js'
 import { historyAndWebhooks } from './0009-history-and-webhooks.js'
 import { feedPlanningViews } from './0010-feed-planning-views.js'
 import { idsCheckedOnInsert } from './0011-ids-checked-on-insert.js'
+import { searchIndexOnTasks } from './0012-search-index-on-tasks.js'
 import type { Dialect } from './dialect.js'
 
 /** The name of the newest migration: a database migrated to it is up to date. */
-export const LATEST_MIGRATION = '0011-ids-checked-on-insert'
+export const LATEST_MIGRATION = '0012-search-index-on-tasks'
 
 /** Migrations in order; names sort lexically, so they carry a number. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -30,6 +31,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0009-history-and-webhooks': historyAndWebhooks(dialect),
     '0010-feed-planning-views': feedPlanningViews(dialect),
     '0011-ids-checked-on-insert': idsCheckedOnInsert(dialect),
+    '0012-search-index-on-tasks': searchIndexOnTasks(dialect),
   }
 }
 

@@ -7,7 +7,7 @@ import { writeBatch } from '../write-plan.js'
 import type { WriteStatements } from '../write-port.js'
 import { WRITE_PROBE_SQL } from '../write-probe.js'
 import type { SQLiteDatabase } from './sqlite-driver.js'
-import { sqliteStatements } from './sqlite-write-statements.js'
+import { sqliteStatements, UNINDEX_SQL } from './sqlite-write-statements.js'
 import { StatementCache } from './statement-cache.js'
 
 /**
@@ -22,6 +22,10 @@ export class SqliteBatchWriter {
   readonly #commit
   readonly #rollback
   readonly #probe
+  /** A list's live tasks, and whether a task is deleted: for the search index, below. */
+  readonly #listed
+  readonly #deleted
+  readonly #unindex
   /** Kysely on the same connection, for the access writes. */
   readonly #kysely: Kysely<Schema>
   #last: Promise<unknown> = Promise.resolve()
@@ -36,6 +40,11 @@ export class SqliteBatchWriter {
     this.#commit = db.prepare('COMMIT')
     this.#rollback = db.prepare('ROLLBACK')
     this.#probe = db.prepare(WRITE_PROBE_SQL)
+    this.#listed = db.prepare<[number], { id: number; search: string }>(
+      "SELECT id, search FROM tasks WHERE list_id = ? AND status <> 'deleted'",
+    )
+    this.#deleted = db.prepare<[number]>("SELECT 1 FROM tasks WHERE id = ? AND status = 'deleted'")
+    this.#unindex = db.prepare(UNINDEX_SQL)
   }
 
   /** Commits one batch after those before it; resolves with one outcome per write. */
@@ -59,7 +68,13 @@ export class SqliteBatchWriter {
     return this.#inTurn(async () => {
       this.#begin.run()
       try {
+        // A deleted list's tasks leave the search index, told the text each had (the
+        // shared access write knows no index; PostgreSQL's is on the column itself).
+        const live = write.kind === 'delete-list' ? this.#listed.all(write.id) : []
         const written = await applyAccessWrite(this.#kysely, write, now, notBefore)
+        for (const { id, search } of live) {
+          if (this.#deleted.get(id) !== undefined) this.#unindex.run(id, search)
+        }
         this.#commit.run()
         return written
       } catch (error) {

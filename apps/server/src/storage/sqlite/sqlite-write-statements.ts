@@ -79,9 +79,16 @@ function readWindows(
 }
 
 /**
+ * Takes a task (rowid, search) out of the search index. The index keeps no copy of the
+ * text (migration 0012), so it is told the text it indexed, which it removes.
+ */
+export const UNINDEX_SQL =
+  "INSERT INTO tasks_search (tasks_search, rowid, search) VALUES ('delete', ?, ?)"
+
+/**
  * The write algorithm's statements on prepared SQLite statements, run synchronously inside
  * the transaction the caller has begun: nothing can change between reading and writing.
- * Search text goes to the FTS5 table `tasks_search` with the task.
+ * Search text goes to the FTS5 index `tasks_search` of `tasks.search` with the task.
  */
 export function sqliteStatements(db: SQLiteDatabase): WriteStatements {
   const statements = reads(db)
@@ -97,7 +104,7 @@ export function sqliteStatements(db: SQLiteDatabase): WriteStatements {
   )
   const rewriteTask = taskRewriter(db)
   const searchable = db.prepare('INSERT INTO tasks_search (rowid, search) VALUES (?, ?)')
-  const unsearchable = db.prepare('DELETE FROM tasks_search WHERE rowid = ?')
+  const unsearchable = db.prepare(UNINDEX_SQL)
   const keep = db.prepare(
     `INSERT INTO task_history (seq, task_id, list_id, at, actor, type, changes, task)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -139,7 +146,7 @@ export function sqliteStatements(db: SQLiteDatabase): WriteStatements {
       // The search index's changes, written last: FTS5 writes what it holds to disk at the
       // start of every other statement of the transaction (its savepoint), so interleaved
       // with the tasks' statements it wrote one small segment a task and merged them all.
-      const unindex: number[] = []
+      const unindex: [number, string][] = []
       const index: [number, string][] = []
       for (const row of plan.rewrites) {
         const { changes, was } = rewriteTask({
@@ -153,7 +160,7 @@ export function sqliteStatements(db: SQLiteDatabase): WriteStatements {
         if (changes !== 1) throw new Error(`Task ${row.id} changed inside its write transaction.`)
         const live = row.status !== 'deleted'
         if (was !== undefined && was.status !== 'deleted' && (!live || was.search !== row.search)) {
-          unindex.push(row.id)
+          unindex.push([row.id, was.search])
         }
         if (live && (was === undefined || was.status === 'deleted' || was.search !== row.search)) {
           index.push([row.id, row.search])
@@ -186,7 +193,7 @@ export function sqliteStatements(db: SQLiteDatabase): WriteStatements {
         for (const { listId } of plan.orders) ordered.run(base + plan.changes, listId)
         advance.run(base + plan.changes)
       }
-      for (const id of unindex) unsearchable.run(id)
+      for (const [id, search] of unindex) unsearchable.run(id, search)
       for (const [id, search] of index) searchable.run(id, search)
       return { base, ids }
     },
