@@ -57,6 +57,7 @@ import { ablateSchema, STORAGE_ABLATIONS, type StorageAblation } from './storage
 import { streamAll } from './stream.js'
 import { POST_BODY, probePatch, runSweep, scenarios } from './sweep.js'
 import { type DeliveryFigures, measureDeliveries, webhookReceiver } from './webhooks.js'
+import { measureWriteCost, writeCostTable } from './write-cost.js'
 
 /** The command line as a reader can retype it, without a database password. */
 function commandLine(): string {
@@ -500,7 +501,18 @@ async function webhooksRun(): Promise<void> {
   console.log(`\n${webhooksTable(figures)}\n`)
 }
 
-/** Figures of --planning or --webhooks, with the run's command, date and machine. */
+/** `--write-cost`: the storage's CPU a durable write, whole and without each of its parts. */
+async function writeCostRun(): Promise<void> {
+  const rows = await measureWriteCost(work, settings.tasks, {
+    rounds: settings.rounds,
+    batches: quick ? 100 : 200,
+    log,
+  })
+  writeModeResults('write-cost.json', { rows })
+  console.log(`\n${writeCostTable(rows)}\n`)
+}
+
+/** Figures of --planning, --webhooks or --write-cost, with the run's command, date and machine. */
 function writeModeResults(file: string, figures: object): void {
   mkdirSync(outDir, { recursive: true })
   const results = {
@@ -525,9 +537,10 @@ async function main(): Promise<void> {
   else buildServer()
   const pinning = args['no-pin'] ? 'not pinned to cores (--no-pin)' : pinCores()
   log(pinning)
-  if (args.planning || args.webhooks) {
+  if (args.planning || args.webhooks || args['write-cost']) {
     if (args.planning) await planningRun()
     if (args.webhooks) await webhooksRun()
+    if (args['write-cost']) await writeCostRun()
     return
   }
 

@@ -38,6 +38,10 @@ export const USAGE = `Usage: pnpm bench [-- options]
                           on 127.0.0.1 answering 204; deliveries/s until every cursor is
                           at the newest seq
   --webhook-changes <n>   tasks created for --webhooks (default 200, quick 50)
+  --write-cost            only the storage's CPU a durable write (no sweep, no HTTP): batches
+                          of 25 creates, renames and deletes through the server's storage on
+                          a seeded SQLite file of --tasks, whole and without each of its
+                          parts (search index, history, sorts' indexes), --rounds rounds
   --no-pin                do not pin the servers and the load generator to cores
   --baseline <main.js>    another build (e.g. the previous release) beside this one in the
                           same sweep, interleaved, on its own seeded SQLite file
@@ -62,6 +66,7 @@ export const { values: args } = parseArgs({
     ablation: { type: 'boolean', default: false },
     'no-pin': { type: 'boolean', default: false },
     planning: { type: 'boolean', default: false },
+    'write-cost': { type: 'boolean', default: false },
     webhooks: { type: 'boolean', default: false },
     'webhook-changes': { type: 'string' },
     server: { type: 'string' },
