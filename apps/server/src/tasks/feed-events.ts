@@ -30,6 +30,14 @@ export interface Position {
    * so the change before it, if at or below `cursor`, is the state this subscriber was sent.
    */
   readonly seen: number
+  /** Where the subscription began (`after`): the tasks made up to here it may hold. */
+  readonly after: number
+  /**
+   * The tasks made after `after` that this subscriber was sent and holds (not sent as
+   * deleted since), kept up to date by changeType: a filtered view sends `deleted` for a
+   * task made later only if it is here. Bounded by what the subscriber itself holds.
+   */
+  readonly held: Set<number>
 }
 
 /** Whether the view is every task (no filter of its own, and every list). */
@@ -92,12 +100,12 @@ const viewed = (task: Task): ViewedState => ({ ...task, planning: task })
  * is created, one that stops is deleted, one that never matched is not sent. Otherwise (the
  * backlog, or a change that superseded others this subscriber never read) the view cannot
  * know whether it held the task: one that matches is created or updated, one that does not
- * is deleted, if the subscriber may hold it (it existed at the cursor).
+ * is deleted, if the subscriber may hold it (it existed at `after`, or it was sent since).
  */
 export function changeType(
   change: Change,
   filter: FeedFilter,
-  { cursor, seen }: Position,
+  { cursor, seen, after, held }: Position,
 ): ChangeType | undefined {
   const upsert = change.prevSeq === 0 ? 'created' : 'updated'
   if (unfiltered(filter)) return change.task === undefined ? 'deleted' : upsert
@@ -109,12 +117,16 @@ export function changeType(
         ? false
         : matches(filter, change.prev)
       : undefined
-  if (now) return before === false ? 'created' : upsert
+  if (now) {
+    if (change.createdSeq > after) held.add(change.id)
+    return before === false ? 'created' : upsert
+  }
   if (before === false) return undefined
-  // A task made after the cursor was never sent to this subscriber, nor in the listing it
-  // started from: it cannot hold it, so there is nothing to delete (from after=0, a view
-  // that matches nothing sends nothing).
-  return change.createdSeq > cursor ? undefined : 'deleted'
+  // A task made after `after` that this subscriber was never sent is not in the listing it
+  // started from either: it cannot hold it, so there is nothing to delete (from after=0, a
+  // view that matches nothing sends nothing, however long the backlog).
+  if (change.createdSeq > after && !held.delete(change.id)) return undefined
+  return 'deleted'
 }
 
 /** One change as a Server-Sent Event: its seq (the resume point), its type, its data. */

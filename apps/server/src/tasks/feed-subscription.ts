@@ -63,6 +63,9 @@ export class Subscription extends Readable {
   #cursor: number
   /** The newest seq the last read could see; at first, the newest when it subscribed. */
   #seen: number
+  /** Where it subscribed, and the tasks made since that it holds (feed-events.ts). */
+  readonly #after: number
+  readonly #held = new Set<number>()
   /** The last read came back full: more may follow at once, whatever storage announced. */
   #more = true
   /** The seq of the last `: seq` comment sent (see #pump); -1 before the first. */
@@ -82,6 +85,7 @@ export class Subscription extends Readable {
     this.#filter = filter
     this.#access = access
     this.#cursor = after
+    this.#after = after
     this.#seen = newest
     // Sends the headers now: the client knows the subscription stands.
     this.push(KEEP_ALIVE)
@@ -124,7 +128,12 @@ export class Subscription extends Readable {
   #events(chunk: Chunk, changes: readonly Change[]): string {
     const shared = unfiltered(this.#filter) && changes === chunk.changes
     if (shared && chunk.unfiltered !== undefined) return chunk.unfiltered
-    const text = viewEvents(changes, this.#filter, { cursor: this.#cursor, seen: this.#seen })
+    const text = viewEvents(changes, this.#filter, {
+      cursor: this.#cursor,
+      seen: this.#seen,
+      after: this.#after,
+      held: this.#held,
+    })
     if (shared) chunk.unfiltered = text
     return text
   }
