@@ -63,6 +63,19 @@ describe('If-Match on GET /tasks/{id}', () => {
       200,
     )
   })
+
+  it('answers HEAD as it answers GET: 412 with the current ETag and no body, or 200', async () => {
+    const task = await createTask(server, { name: 'head if it matches' })
+    await patchTask(server, task.id, { status: 'done' })
+    const head = (ifMatch: string) =>
+      get(server, `/tasks/${task.id}`, { method: 'HEAD', headers: { 'if-match': ifMatch } })
+    const refused = await head('"1"')
+    expect(refused.status).toBe(412)
+    expect(refused.headers.get('etag')).toBe('"2"')
+    expect(await refused.text()).toBe('')
+    expect((await head('"2"')).status).toBe(200)
+    expect((await head('*')).status).toBe(200)
+  })
 })
 
 describe('lists of entity tags with empty elements (RFC 9110 5.6.1)', () => {
