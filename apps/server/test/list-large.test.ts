@@ -175,6 +175,23 @@ describe('compression', () => {
     expect(await encoding('/tasks?limit=2')).toBeNull()
   })
 
+  it("compresses the API description and the docs page's script, as the client accepts", async () => {
+    const sent = async (path: string, accept: string) => {
+      const response = await fetch(`${server.url}${path}`, {
+        headers: { 'accept-encoding': accept },
+      })
+      const body = await response.text()
+      return { status: response.status, encoding: response.headers.get('content-encoding'), body }
+    }
+    const description = await sent('/openapi.json', 'gzip')
+    expect(description).toMatchObject({ status: 200, encoding: 'gzip' })
+    expect(JSON.parse(description.body)).toHaveProperty('openapi')
+    const bundle = await sent('/docs/static/swagger-ui-bundle.js', 'br, gzip')
+    expect(bundle).toMatchObject({ status: 200, encoding: 'br' })
+    expect(bundle.body.length).toBeGreaterThan(100_000)
+    expect((await sent('/openapi.json', 'identity')).encoding).toBeNull()
+  })
+
   it('never compresses the change feed', async () => {
     const controller = new AbortController()
     const response = await fetch(`${server.url}/tasks/events`, {
