@@ -243,7 +243,7 @@ describe('tasklane list, one page at a time', () => {
     expect(ids(rest.stdout)).toEqual(many.slice(1))
   })
 
-  it('takes -L, -t, -s and -a for --limit, --tag, --status and --all', async () => {
+  it('takes -L, -t, -s, -a and -q for --limit, --tag, --status, --all and --q', async () => {
     const short = await tasklaneInProcess(
       ['list', '-t', 'many', '-s', 'open', '-L', '2', '--json'],
       env,
@@ -253,5 +253,9 @@ describe('tasklane list, one page at a time', () => {
     expect(ids(all.stdout)).toEqual(many)
     const added = await tasklaneInProcess(['add', 'Short tag', '-t', 'short', '--json'], env)
     expect(JSON.parse(added.stdout)).toMatchObject({ name: 'Short tag', tag: 'short' })
+    // -q for --q, the words to search for.
+    const found = await tasklaneInProcess(['list', '-q', 'shor', '--json'], env)
+    expect(found).toMatchObject({ status: 0, stderr: '' })
+    expect(JSON.parse(found.stdout)).toMatchObject([{ id: JSON.parse(added.stdout).id }])
   })
 })

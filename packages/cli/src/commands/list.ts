@@ -29,6 +29,7 @@ export const listCommand = defineCommand({
     q: {
       type: 'string',
       value: 'WORDS',
+      short: ['q'],
       help: 'Only tasks whose name or notes have words starting with each of WORDS.',
     },
     json,
