@@ -195,6 +195,16 @@ describe('GET /openapi.json', () => {
     for (const link of Object.values(links ?? {})) expect(link.description).toMatch(/\w/)
   })
 
+  it("links a listing's tasks to reading, changing and deleting them (by the first one's id)", () => {
+    const links = document.paths['/tasks']?.get?.responses?.['200']?.links
+    const byFirst = { id: '$response.body#/0/id' }
+    expect(links).toEqual({
+      GetTask: expect.objectContaining({ operationId: 'getTask', parameters: byFirst }),
+      UpdateTask: expect.objectContaining({ operationId: 'updateTask', parameters: byFirst }),
+      DeleteTask: expect.objectContaining({ operationId: 'deleteTask', parameters: byFirst }),
+    })
+  })
+
   it('describes every operation, and names a contact', () => {
     const operations = Object.values(document.paths).flatMap((methods) => Object.values(methods))
     expect(operations.filter((operation) => !operation.description)).toEqual([])

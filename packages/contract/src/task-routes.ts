@@ -33,6 +33,16 @@ const byCreatedId = (operationId: string, description: string): RouteLink => ({
   description,
 })
 
+/**
+ * The operations a listed task's id leads to. A link names one value of the response, so
+ * these name the page's first task; every other task's id leads to the same operations.
+ */
+const byFirstId = (operationId: string, description: string): RouteLink => ({
+  operationId,
+  parameters: { id: '$response.body#/0/id' },
+  description,
+})
+
 /** The routes of tasks and their change feed, keyed by operationId. */
 export const taskRoutes = {
   getTasks: {
@@ -47,6 +57,13 @@ export const taskRoutes = {
     querystring: ListTasksQuery,
     response: { 200: Type.Array(ref(Task), { description: 'Success' }), default: errorRef },
     media: { 200: { 'application/x-ndjson': TaskLines } },
+    links: {
+      200: {
+        GetTask: byFirstId('getTask', "Read a listed task (here the page's first) by its id."),
+        UpdateTask: byFirstId('updateTask', "Change a listed task (here the page's first)."),
+        DeleteTask: byFirstId('deleteTask', "Delete a listed task (here the page's first)."),
+      },
+    },
     responseHeaders: { 200: ['Link', 'Tasklane-Seq'] },
     errors: { 400: 'A query parameter is unknown, repeated, empty or out of its range.' },
   },
