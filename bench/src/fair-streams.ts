@@ -1,8 +1,10 @@
 // Creates while readers stream: how long a create waits while `--streams` clients download
-// GET /tasks (no limit) over and over, and then while `--feeds` clients read the change
-// feed's backlog from `after=0` over and over, from a server with `--tasks` tasks. Prints
-// one JSON line of figures a phase; asserts nothing (the suites assert behaviour).
-//   pnpm --filter @tasklane/bench fair-streams -- --streams 4 --feeds 4 --tasks 50000
+// GET /tasks (no limit) over and over, then while `--feeds` clients read the change feed's
+// backlog from `after=0` over and over, then while `--filtered-feeds` clients do the same
+// with a view no task is in (`tag=` a tag nobody has: the whole backlog read, nothing
+// sent), from a server with `--tasks` tasks. Prints one JSON line of figures a phase;
+// asserts nothing (the suites assert behaviour).
+//   pnpm --filter @tasklane/bench fair-streams -- --streams 4 --feeds 4 --filtered-feeds 4 --tasks 50000
 //   pnpm --filter @tasklane/bench fair-streams -- --pg postgres://postgres@127.0.0.1:5432/postgres
 import { mkdtempSync, rmSync } from 'node:fs'
 import { Agent, request } from 'node:http'
@@ -21,6 +23,7 @@ const { values: args } = parseArgs({
     tasks: { type: 'string', default: '100000' },
     streams: { type: 'string', default: '50' },
     feeds: { type: 'string', default: '0' },
+    'filtered-feeds': { type: 'string', default: '0' },
     seconds: { type: 'string', default: '5' },
     pg: { type: 'string' },
     server: { type: 'string' },
@@ -47,37 +50,39 @@ const download: Reader = (url) =>
   })
 
 /**
- * The change feed from `after=0` until its backlog is sent (the first `: seq` comment
- * after an event: the subscriber has every change up to it), then it hangs up; resolves
- * with its status.
+ * The change feed from `after=0` (with `query`) until its backlog is sent (the first `: seq`
+ * comment, after an event when `events` are expected: the subscriber has every change up
+ * to it), then it hangs up; resolves with its status.
  */
-const backlog: Reader = (url) =>
-  new Promise((resolvePromise) => {
-    const req = request(`${url}/tasks/events?after=0`, { agent: false }, (response) => {
-      const status = response.statusCode ?? 0
-      if (status !== 200) {
-        response.resume()
-        response.on('end', () => resolvePromise(status))
-        return
-      }
-      let events = 0
-      let tail = ''
-      response.setEncoding('utf8')
-      response.on('data', (chunk: string) => {
-        const text = tail + chunk
-        events += text.split('\nid: ').length - 1
-        if (events > 0 && text.includes('\n: seq ')) {
-          req.destroy()
-          resolvePromise(status)
+const feedReader =
+  (query: string, expectEvents: boolean): Reader =>
+  (url) =>
+    new Promise((resolvePromise) => {
+      const req = request(`${url}/tasks/events?after=0${query}`, { agent: false }, (response) => {
+        const status = response.statusCode ?? 0
+        if (status !== 200) {
+          response.resume()
+          response.on('end', () => resolvePromise(status))
+          return
         }
-        tail = text.slice(-16)
+        let events = 0
+        let tail = ''
+        response.setEncoding('utf8')
+        response.on('data', (chunk: string) => {
+          const text = tail + chunk
+          events += text.split('\nid: ').length - 1
+          if ((events > 0 || !expectEvents) && text.includes(': seq ')) {
+            req.destroy()
+            resolvePromise(status)
+          }
+          tail = text.slice(-16)
+        })
+        response.on('end', () => resolvePromise(status))
+        response.on('error', () => resolvePromise(status))
       })
-      response.on('end', () => resolvePromise(status))
-      response.on('error', () => resolvePromise(status))
+      req.on('error', () => resolvePromise(0))
+      req.end()
     })
-    req.on('error', () => resolvePromise(0))
-    req.end()
-  })
 
 const createAgent = new Agent({ keepAlive: true, maxSockets: 1 })
 
@@ -165,7 +170,12 @@ try {
   const streams = Number(args.streams)
   const feeds = Number(args.feeds)
   if (streams > 0) await phase(server, 'full listings', streams, download)
-  if (feeds > 0) await phase(server, 'after=0 feeds', feeds, backlog)
+  if (feeds > 0) await phase(server, 'after=0 feeds', feeds, feedReader('', true))
+  const filtered = Number(args['filtered-feeds'])
+  if (filtered > 0) {
+    const none = `&tag=${encodeURIComponent('nobody-has-this-tag')}`
+    await phase(server, 'after=0 feeds of an empty view', filtered, feedReader(none, false))
+  }
   await server.stop()
 } finally {
   await killAll()

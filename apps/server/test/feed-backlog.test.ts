@@ -64,6 +64,28 @@ describe('GET /tasks/events with a slow reader and 20,000 tasks of backlog', () 
     feed.close()
   }, 90_000)
 
+  it('answers other requests while feeds read a backlog that sends nothing, between its reads', async () => {
+    // Four views no task is in, from after=0: each reads the whole backlog and sends
+    // nothing, so no full socket ever stops it; the reads take turns with other requests.
+    const before = read
+    const feeds = await Promise.all(
+      Array.from({ length: 4 }, () => subscribe(server, '/tasks/events?after=0&tag=nobody-has-it')),
+    )
+    const created = await fetch(`${server.url}/task`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'made while feeds read' }),
+    })
+    const readWhenCreated = read - before
+    expect(created.status).toBe(201)
+    const seq = Number(created.headers.get('tasklane-seq'))
+    await Promise.all(feeds.map((feed) => feed.untilSeq(seq, 60_000)))
+    // The create was answered before the feeds had read their backlogs: far from it.
+    expect(readWhenCreated).toBeLessThan((4 * COUNT) / 2)
+    expect(feeds.flatMap((feed) => feed.events)).toEqual([])
+    for (const feed of feeds) feed.close()
+  }, 90_000)
+
   it('cuts, when the server closes, a stream whose reader has stopped reading', async () => {
     const feed = await subscribe(server, '/tasks/events?after=0')
     await feed.untilTasks(1)
