@@ -82,6 +82,17 @@ describe("the server's source tree", () => {
     expect(upward).toEqual([])
   })
 
+  it('knows HTTP only in its HTTP layers: no service, storage or setting imports Fastify', () => {
+    const belowHttp = files.filter((file) => (LAYERS[roomOf(file)] ?? 0) < (LAYERS.http ?? 0))
+    const knowing = belowHttp.filter((file) =>
+      /from\s+['"](fastify|@fastify\/[^'"]+)['"]|\bFastify(Reply|Request|Instance)\b/.test(
+        readFileSync(join(SRC, file), 'utf8'),
+      ),
+    )
+    // Type declarations for a Fastify plugin's untyped module are not code that runs.
+    expect(knowing.filter((file) => !file.endsWith('.d.ts'))).toEqual([])
+  })
+
   it('has no file over 300 lines', () => {
     const long = files.filter(
       (file) => readFileSync(join(SRC, file), 'utf8').split('\n').length > 301,

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import type { TSchema } from '@sinclair/typebox'
 import { describe, expect, it } from 'vitest'
 import { envName, SettingsSchema } from '../src/settings/schema.js'
+import { BUFFERED_PAGE_MAX } from '../src/tasks/listing.js'
 
 /** Where the settings are documented for operators: one table under "## Settings". */
 const OPERATIONS_MD = join(import.meta.dirname, '../../../docs/operations.md')
@@ -119,5 +120,15 @@ describe('the Settings table of docs/operations.md', () => {
     const row = rowOf(variable)
     expect(row, `no row for ${variable}`).toBeDefined()
     expect(row?.meaning).toContain(String(schemaOf(key).maximum))
+  })
+
+  it('gives MAX_STREAMS the size past which a listing streams, as the server has it', () => {
+    // Its numbers before "; past it": the size (the 503 and Retry-After come after).
+    const [size] = rowOf('MAX_STREAMS')?.meaning.split('; past it') ?? []
+    const sizes = size?.match(/\d[\d,]*/g) ?? []
+    expect(sizes.length).toBeGreaterThan(0)
+    expect(sizes.map((size) => Number(size.replaceAll(',', '')))).toEqual(
+      sizes.map(() => BUFFERED_PAGE_MAX),
+    )
   })
 })

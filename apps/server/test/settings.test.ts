@@ -164,7 +164,7 @@ describe('loadSettings', () => {
   })
 
   it.each(['-v', '-V', '--version'])('reads %s as --version', (flag) => {
-    expect(parseCommandLine([flag], {})).toEqual({ command: 'version' })
+    expect(parseCommandLine({}, [flag])).toEqual({ command: 'version' })
   })
 
   it('lets --flags take precedence over the environment', () => {
@@ -261,11 +261,11 @@ describe('parseCommandLine', () => {
     [['-v'], 'version'],
     [['--', '--help'], 'help'],
   ])('reads %j as the %s command, whatever the environment', (argv, command) => {
-    expect(parseCommandLine(argv, { PORT: 'not even a port' })).toEqual({ command })
+    expect(parseCommandLine({ PORT: 'not even a port' }, argv)).toEqual({ command })
   })
 
   it('runs the server otherwise, with the settings read', () => {
-    expect(parseCommandLine([], {})).toMatchObject({ command: 'run', settings: { port: 3000 } })
+    expect(parseCommandLine({}, [])).toMatchObject({ command: 'run', settings: { port: 3000 } })
   })
 })
 

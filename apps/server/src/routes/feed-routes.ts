@@ -5,6 +5,11 @@ import type { FastifyInstance, FastifyReply } from 'fastify'
 import { fromContract } from '../http/route-options.js'
 import type { Feed } from '../tasks/feed.js'
 
+/** Sends `events` as the body: the route's typed reply is the event text, the stream is that. */
+function sendStream(reply: FastifyReply, events: Readable) {
+  return reply.send(events)
+}
+
 /** GET /tasks/events: the change feed as Server-Sent Events. */
 export async function feedRoutes(
   app: FastifyInstance,
@@ -12,9 +17,7 @@ export async function feedRoutes(
 ) {
   app.withTypeProvider<TypeBoxTypeProvider>().route({
     ...fromContract(routes.watchTasks, features),
-    // The route's reply type is the event text; the stream is sent as is.
-    handler: async (request, typedReply) => {
-      const reply = typedReply as FastifyReply
+    handler: async (request, reply) => {
       // Last-Event-ID is where a reconnecting client left off: it wins over `after`.
       const after = request.headers['last-event-id'] ?? request.query.after
       reply
@@ -22,7 +25,7 @@ export async function feedRoutes(
         // For a proxy that buffers responses by default: events must pass at once.
         .header('X-Accel-Buffering', 'no')
       // An endless stream's headers, without claiming a length of 0 as an empty body would.
-      if (request.method === 'HEAD') return reply.send(Readable.from([])) as never
+      if (request.method === 'HEAD') return sendStream(reply, Readable.from([]))
       const { tag, status, list, priority, dueFrom, dueTo, tz } = request.query
       const events = await feed.subscribe({
         after,
@@ -36,7 +39,7 @@ export async function feedRoutes(
         credential: request.credential,
         connection: reply.raw,
       })
-      return reply.send(events) as never
+      return sendStream(reply, events)
     },
   })
 }

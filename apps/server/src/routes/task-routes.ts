@@ -61,7 +61,6 @@ export async function taskRoutes(
 
   api.route({
     ...fromContract(routes.getTasks, features),
-    // The route's reply type is the parsed array; a page or a stream is sent as it is.
     handler: async (request, reply) => {
       const media = preferredMedia(request.headers.accept, ['application/json', NDJSON])
       const answer = await reads.list(
@@ -70,7 +69,7 @@ export async function taskRoutes(
         media === NDJSON ? 'ndjson' : 'json',
         (listener) => reply.raw.once('close', listener),
       )
-      return sendListing(reply as FastifyReply, request.method, answer) as never
+      return sendListing(reply, request.method, answer)
     },
   })
 

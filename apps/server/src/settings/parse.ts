@@ -104,14 +104,14 @@ function readFlags(argv: readonly string[]): Record<string, string | boolean | u
 }
 
 /**
- * Reads every setting from `--flags` and the environment (a flag wins over its variable),
+ * Reads every setting from the environment and `--flags` (a flag wins over its variable),
  * validates it against the schema and fills in defaults. DATABASE_URL is read once, into
  * `storage`; a relative SQLite path resolves against INIT_CWD (where `pnpm start` was
  * typed) or the current directory.
  */
 export function parseCommandLine(
-  argv: readonly string[] = process.argv.slice(2),
   env: Readonly<Record<string, string | undefined>> = process.env,
+  argv: readonly string[] = process.argv.slice(2),
 ): Invocation {
   const flags = readFlags(argv)
   if (flags.help) return { command: 'help' }
@@ -158,7 +158,7 @@ export function loadSettings(
   env: Readonly<Record<string, string | undefined>> = {},
   argv: readonly string[] = [],
 ): Settings {
-  const invocation = parseCommandLine(argv, env)
+  const invocation = parseCommandLine(env, argv)
   if (invocation.command !== 'run') throw new ConfigError(`--${invocation.command} runs nothing.`)
   return invocation.settings
 }
