@@ -272,7 +272,11 @@ async function durableInserts(
 }
 
 /** tasklane from source (bench/src/ablation-server.ts) with `without` left out. */
-function startAblationServer(name: string, without: readonly string[]): Promise<ServerProcess> {
+function startAblationServer(
+  name: string,
+  without: readonly string[],
+  extra: readonly string[] = [],
+): Promise<ServerProcess> {
   return startServer({
     name,
     command: process.execPath,
@@ -282,6 +286,7 @@ function startAblationServer(name: string, without: readonly string[]): Promise<
       'tsx',
       join(BENCH_DIR, 'src/ablation-server.ts'),
       `--without=${without.join(',')}`,
+      ...extra,
     ],
     cwd: BENCH_DIR,
     env: {
@@ -372,6 +377,34 @@ async function ablation(): Promise<NonNullable<BenchResults['ablation']>> {
     ),
     baseline: 'whole',
   })
+  // Compression's threshold priced: a browser's Accept-Encoding on every request, with the
+  // product's threshold (the 20-task page is sent as it is) and with every body compressed.
+  const accepting = { 'accept-encoding': 'gzip, deflate, br, zstd' }
+  variants.push(
+    {
+      id: 'whole-accepting',
+      label: 'tasklane whole, Accept-Encoding: br, gzip',
+      server: {
+        ...(await seeded(
+          await startAblationServer('ablation-accepting', []),
+          'ablation-accepting',
+        )),
+        headers: accepting,
+      },
+    },
+    {
+      id: 'compress-all',
+      label: '  compressing every body (no threshold)',
+      server: {
+        ...(await seeded(
+          await startAblationServer('ablation-compress-all', [], ['--compress-all']),
+          'ablation-compress-all',
+        )),
+        headers: accepting,
+      },
+      baseline: 'whole-accepting',
+    },
+  )
   variants.push(
     {
       id: 'built',
