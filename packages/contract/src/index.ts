@@ -50,6 +50,7 @@ export {
 } from './response-headers.js'
 export {
   commonErrors,
+  PATCH_MEDIA_TYPES,
   type RouteDefinition,
   type RouteLink,
   responsesOf,

@@ -12,7 +12,7 @@ import {
   NewList,
 } from './list.js'
 import { ChangeTaskHeaders, CreateTaskHeaders, GetTaskHeaders } from './parameters.js'
-import type { RouteDefinition } from './route-definition.js'
+import { PATCH_MEDIA_TYPES, type RouteDefinition } from './route-definition.js'
 import { ref } from './task.js'
 
 const errorRef = ref(ErrorBody, { description: 'Unexpected error' })
@@ -88,6 +88,7 @@ export const listRoutes = {
     params: ListParams,
     headers: ChangeTaskHeaders,
     body: ref(ListPatch),
+    consumes: PATCH_MEDIA_TYPES,
     response: {
       200: ref(List, { description: 'Success: the list after the change' }),
       default: errorRef,

@@ -43,3 +43,9 @@ export interface RouteLink {
   readonly parameters: Readonly<Record<string, string>>
   readonly description: string
 }
+
+/**
+ * What a PATCH body may be: a JSON Merge Patch (RFC 7396) or plain JSON, the first the one a
+ * generated client sends.
+ */
+export const PATCH_MEDIA_TYPES = ['application/merge-patch+json', 'application/json'] as const

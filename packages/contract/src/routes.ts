@@ -13,7 +13,7 @@ import { CreatedToken, Me, NewToken, Token } from './token.js'
 import { webhookRoutes } from './webhook-routes.js'
 import { CreatedWebhook, NewWebhook, Webhook, WebhookDelivery, WebhookPatch } from './webhooks.js'
 
-export type { RouteDefinition, RouteLink } from './route-definition.js'
+export { PATCH_MEDIA_TYPES, type RouteDefinition, type RouteLink } from './route-definition.js'
 
 /**
  * The errors any route may answer, whatever it does, with their headers; 401 only when the

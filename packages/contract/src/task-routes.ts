@@ -12,7 +12,7 @@ import {
   WatchTasksQuery,
 } from './parameters.js'
 import { MoveTask } from './planning.js'
-import type { RouteDefinition, RouteLink } from './route-definition.js'
+import { PATCH_MEDIA_TYPES, type RouteDefinition, type RouteLink } from './route-definition.js'
 import { NewTask, ref, Task, TaskPatch } from './task.js'
 
 const errorRef = ref(ErrorBody, { description: 'Unexpected error' })
@@ -126,7 +126,7 @@ export const taskRoutes = {
     params: taskId,
     headers: ChangeTaskHeaders,
     body: ref(TaskPatch),
-    consumes: ['application/merge-patch+json', 'application/json'],
+    consumes: PATCH_MEDIA_TYPES,
     response: {
       200: ref(Task, { description: 'Success: the task after the change' }),
       default: errorRef,

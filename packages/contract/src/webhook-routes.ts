@@ -1,7 +1,7 @@
 // The routes of webhooks, as data (see routes.ts).
 import { Type } from '@sinclair/typebox'
 import { ErrorBody } from './error.js'
-import type { RouteDefinition } from './route-definition.js'
+import { PATCH_MEDIA_TYPES, type RouteDefinition } from './route-definition.js'
 import { ref } from './task.js'
 import {
   CreatedWebhook,
@@ -68,6 +68,7 @@ export const webhookRoutes = {
       'As application/merge-patch+json or application/json. A cursor below the current one delivers the changes after it again (those still kept: HISTORY_RETENTION_DAYS); enabled true starts a disabled or failing webhook again at once.',
     params: WebhookParams,
     body: ref(WebhookPatch),
+    consumes: PATCH_MEDIA_TYPES,
     response: {
       200: ref(Webhook, { description: 'Success: the webhook after the change' }),
       default: errorRef,

@@ -1,4 +1,9 @@
-import { type RouteDefinition, responsesOf, type ServerFeatures } from '@tasklane/contract'
+import {
+  PATCH_MEDIA_TYPES,
+  type RouteDefinition,
+  responsesOf,
+  type ServerFeatures,
+} from '@tasklane/contract'
 import type { FastifyInstance, FastifyReply, onRequestHookHandler } from 'fastify'
 import { HttpError } from './http-error.js'
 import { headerLines, pathOf } from './raw-request.js'
@@ -15,6 +20,12 @@ export function fromContract<const R extends RouteDefinition>(route: R, features
   const response = responsesOf(route, features) as R['response']
   return { method, url: path.replace(/\{(\w+)\}/g, ':$1'), schema: { ...schema, response } }
 }
+
+/** A JSON Merge Patch's media type, which a PATCH route parses as JSON. */
+export const MERGE_PATCH = PATCH_MEDIA_TYPES[0]
+
+/** The media types a PATCH body may have, as a message names them. */
+export const PATCH_TYPES = PATCH_MEDIA_TYPES.join(' or ')
 
 /**
  * A body's Content-Type must be given exactly once. Checked before parsing: a body-less

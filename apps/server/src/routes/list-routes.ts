@@ -10,12 +10,14 @@ import {
   noneMatchHits,
 } from '../http/entity-tags.js'
 import { parseJsonBody } from '../http/json-body-parser.js'
-import { fromContract, namesOneResource, oneContentType } from '../http/route-options.js'
+import {
+  fromContract,
+  MERGE_PATCH,
+  namesOneResource,
+  oneContentType,
+  PATCH_TYPES,
+} from '../http/route-options.js'
 import type { ListService, ListWritten } from '../lists/list-service.js'
-
-/** The media types a PATCH body may have: a JSON Merge Patch (RFC 7396), or plain JSON. */
-const MERGE_PATCH = 'application/merge-patch+json'
-const PATCH_TYPES = `${MERGE_PATCH} or application/json`
 
 /** A committed list write's response: status, ETag of the list, seq, whether replayed. */
 function sendWritten(reply: FastifyReply, status: 200 | 201 | 204, written: ListWritten) {

@@ -11,7 +11,13 @@ import {
   noneMatchHits,
 } from '../http/entity-tags.js'
 import { parseJsonBody } from '../http/json-body-parser.js'
-import { fromContract, namesOneResource, oneContentType } from '../http/route-options.js'
+import {
+  fromContract,
+  MERGE_PATCH,
+  namesOneResource,
+  oneContentType,
+  PATCH_TYPES,
+} from '../http/route-options.js'
 import { type ListingAnswer, NDJSON } from '../tasks/listing.js'
 import type { TaskReads } from '../tasks/task-reads.js'
 import type { TaskWriter, Written } from '../tasks/task-writer.js'
@@ -23,10 +29,6 @@ export interface TaskRoutesOptions {
   /** Which errors beyond the routes' own this server answers (401, 429), for the document. */
   readonly features: ServerFeatures
 }
-
-/** The media types a PATCH body may have: a JSON Merge Patch (RFC 7396), or plain JSON. */
-const MERGE_PATCH = 'application/merge-patch+json'
-const PATCH_TYPES = `${MERGE_PATCH} or application/json`
 
 /** A committed write's response: its status, ETag, seq, and whether it is a replay. */
 function sendWritten(reply: FastifyReply, status: 200 | 201 | 204, written: Written) {

@@ -2,13 +2,15 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { routes, type ServerFeatures, type Webhook, type WebhookDelivery } from '@tasklane/contract'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { parseJsonBody } from '../http/json-body-parser.js'
-import { fromContract, namesOneResource, oneContentType } from '../http/route-options.js'
+import {
+  fromContract,
+  MERGE_PATCH,
+  namesOneResource,
+  oneContentType,
+  PATCH_TYPES,
+} from '../http/route-options.js'
 import type { DeliveryRecord, WebhookRecord } from '../storage/open-storage.js'
 import type { WebhookService } from '../webhooks/webhook-service.js'
-
-/** The media types a PATCH body may have: a JSON Merge Patch (RFC 7396), or plain JSON. */
-const MERGE_PATCH = 'application/merge-patch+json'
-const PATCH_TYPES = `${MERGE_PATCH} or application/json`
 
 const time = (ms: number) => new Date(ms).toISOString()
 
