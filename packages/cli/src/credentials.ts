@@ -70,7 +70,7 @@ function readStored(dir: string): Stored {
     Object.values(tokens).every((token) => typeof token === 'string')
   if (!valid) {
     throw new CredentialsError(
-      `${path} is not a file of stored tokens: delete it, or run 'tasklane login' again.`,
+      `${path} is not a file of stored tokens: delete it, then run 'tasklane login' again.`,
     )
   }
   return { tokens: tokens as Record<string, string> }
