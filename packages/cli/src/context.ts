@@ -10,12 +10,22 @@ export interface Output {
   readonly columns?: number
 }
 
+/**
+ * Where the client's token came from: TASKLANE_TOKEN (`env`), the one `tasklane login`
+ * stored for the server (`stored`), or nowhere (`none`).
+ */
+export type TokenSource = 'env' | 'stored' | 'none'
+
 /** What every command is given: read once in main.ts, nothing else reads the environment. */
 export interface Context {
   /** A client for the server of `--url` or TASKLANE_URL, with TASKLANE_TOKEN. */
   readonly client: TasklaneClient
   /** The options that client was made with, for a command that needs its own. */
   readonly clientOptions: ClientOptions
+  /** Where the client's token came from. */
+  readonly tokenSource: TokenSource
+  /** Where `tasklane login` stores tokens; undefined: nowhere (no HOME). */
+  readonly configDir?: string | undefined
   /** Standard input: `import -` reads it. */
   readonly stdin: NodeJS.ReadableStream
   readonly stdout: Output

@@ -25,3 +25,17 @@ export function describeError(error: TasklaneError): string {
   const cause = rootCause(error)
   return cause === undefined ? error.message : `${error.message} (${cause})`
 }
+
+/**
+ * What to do about a 401, by where the token came from (`TokenSource` of context.ts);
+ * undefined for any other error.
+ */
+export function authHint(error: TasklaneError, tokenSource: string): string | undefined {
+  if (!isApiError(error) || error.status !== 401) return undefined
+  if (tokenSource === 'env')
+    return 'The token of TASKLANE_TOKEN was refused: set it to a valid one.'
+  if (tokenSource === 'stored') {
+    return "The token stored by 'tasklane login' was refused: run 'tasklane login' again."
+  }
+  return "The server asks for a token: run 'tasklane login', or set TASKLANE_TOKEN."
+}

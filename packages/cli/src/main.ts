@@ -3,6 +3,7 @@
 // signals) and hands them to run().
 import manifest from '../package.json' with { type: 'json' }
 import { signalStatus } from './context.js'
+import { configDirOf } from './credentials.js'
 import { run } from './run.js'
 
 const controller = new AbortController()
@@ -23,7 +24,7 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 process.exitCode = await run({
   argv: process.argv.slice(2),
   env: { TASKLANE_URL: process.env.TASKLANE_URL, TASKLANE_TOKEN: process.env.TASKLANE_TOKEN },
-  // Read on first use only: only `import -` reads standard input.
+  // Read on first use only: only `import -` and `login` read standard input.
   get stdin() {
     return process.stdin
   },
@@ -31,4 +32,5 @@ process.exitCode = await run({
   stderr: process.stderr,
   signal: controller.signal,
   version: manifest.version,
+  configDir: configDirOf(process.env),
 })

@@ -3,8 +3,9 @@ import type { Command } from './command-line/define-command.js'
 import { commandHelp, mainHelp } from './command-line/help.js'
 import { type Invocation, parseCommandLine } from './command-line/parse-command-line.js'
 import { COMMANDS } from './commands/index.js'
-import { type Context, interruptedStatus, type Output } from './context.js'
-import { describeError } from './describe-error.js'
+import { type Context, interruptedStatus, type Output, type TokenSource } from './context.js'
+import { CredentialsError, storedToken } from './credentials.js'
+import { authHint, describeError } from './describe-error.js'
 import { FileError } from './file-error.js'
 import { escapeControls } from './format/terminal-text.js'
 import { UsageError } from './usage-error.js'
@@ -29,13 +30,27 @@ export interface Environment {
   readonly fetch?: typeof globalThis.fetch
   /** The commands to run; default every command of `tasklane`. */
   readonly commands?: readonly Command[]
+  /**
+   * Where `tasklane login` keeps its tokens ($XDG_CONFIG_HOME/tasklane or
+   * ~/.config/tasklane, see credentials.ts); undefined: none is read or stored.
+   */
+  readonly configDir?: string
 }
 
 /** What a header value may not hold (RFC 9110: visible ASCII, spaces and tabs only). */
 const NOT_HEADER_TEXT = /[^\t\x20-\x7e]/
 
-/** The client's options: --url, else TASKLANE_URL, else the default; TASKLANE_TOKEN. */
-function clientOptions(url: string | undefined, environment: Environment): ClientOptions {
+/** The client's options, and where its token came from. */
+interface ClientSetup {
+  readonly options: ClientOptions
+  readonly tokenSource: TokenSource
+}
+
+/**
+ * The client's options: --url, else TASKLANE_URL, else the default; TASKLANE_TOKEN, else
+ * the token `tasklane login` stored for that server.
+ */
+function clientSetup(url: string | undefined, environment: Environment): ClientSetup {
   const baseUrl = url ?? (environment.env.TASKLANE_URL || DEFAULT_URL)
   let parsed: URL | undefined
   try {
@@ -45,19 +60,30 @@ function clientOptions(url: string | undefined, environment: Environment): Clien
     const from = url === undefined ? 'TASKLANE_URL' : '--url'
     throw new UsageError(`${from} must be an http:// or https:// URL, got '${baseUrl}'.`)
   }
-  const { fetch } = environment
-  const token = environment.env.TASKLANE_TOKEN
+  const { fetch, configDir } = environment
+  const fromEnv = environment.env.TASKLANE_TOKEN || undefined
+  const stored =
+    fromEnv === undefined && configDir !== undefined ? storedToken(configDir, baseUrl) : undefined
+  const token = fromEnv ?? stored
+  const tokenSource: TokenSource =
+    fromEnv !== undefined ? 'env' : stored !== undefined ? 'stored' : 'none'
   // The client would refuse it too, but naming its "authorization" header, not the variable.
   const bad = token?.search(NOT_HEADER_TEXT) ?? -1
   if (bad !== -1) {
+    const what = tokenSource === 'env' ? 'TASKLANE_TOKEN' : 'The stored token'
     throw new UsageError(
-      `TASKLANE_TOKEN must be printable ASCII: it has a line break, control or non-ASCII character at index ${bad}.`,
+      `${what} must be printable ASCII: it has a line break, control or non-ASCII character at index ${bad}.`,
     )
   }
-  return { baseUrl, ...(token ? { token } : {}), ...(fetch ? { fetch } : {}) }
+  const options = { baseUrl, ...(token ? { token } : {}), ...(fetch ? { fetch } : {}) }
+  return { options, tokenSource }
 }
 
-async function execute(invocation: Invocation, environment: Environment): Promise<number> {
+async function execute(
+  invocation: Invocation,
+  environment: Environment,
+  setup: (made: ClientSetup) => void,
+): Promise<number> {
   const { stdout } = environment
   if (invocation.kind === 'version') {
     stdout.write(`${environment.version}\n`)
@@ -70,10 +96,14 @@ async function execute(invocation: Invocation, environment: Environment): Promis
     )
     return 0
   }
-  const options = clientOptions(invocation.url, environment)
+  const made = clientSetup(invocation.url, environment)
+  setup(made)
+  const { options, tokenSource } = made
   const context: Context = {
     client: createClient(options),
     clientOptions: options,
+    tokenSource,
+    configDir: environment.configDir,
     stdin: environment.stdin,
     stdout,
     stderr: environment.stderr,
@@ -89,9 +119,12 @@ async function execute(invocation: Invocation, environment: Environment): Promis
 export async function run(environment: Environment): Promise<number> {
   const { stderr } = environment
   let invocation: Invocation | undefined
+  let tokenSource: TokenSource = 'none'
   try {
     invocation = parseCommandLine(environment.argv, environment.commands ?? COMMANDS)
-    return await execute(invocation, environment)
+    return await execute(invocation, environment, (made) => {
+      tokenSource = made.tokenSource
+    })
   } catch (error) {
     // Every line below may quote the server or the command line: shown escaped, so that
     // neither can move the cursor, retitle the terminal or clear it.
@@ -110,6 +143,12 @@ export async function run(environment: Environment): Promise<number> {
     if (environment.signal.aborted) return interruptedStatus(environment.signal)
     if (isTasklaneError(error)) {
       stderr.write(`tasklane: ${escapeControls(describeError(error))}\n`)
+      const hint = authHint(error, tokenSource)
+      if (hint !== undefined) stderr.write(`${hint}\n`)
+      return 1
+    }
+    if (error instanceof CredentialsError) {
+      stderr.write(`tasklane: ${escapeControls(error.message)}\n`)
       return 1
     }
     // The client throws these, at once and without a request, for a call it cannot make

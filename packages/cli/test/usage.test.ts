@@ -270,6 +270,12 @@ describe('help and version', () => {
       'watch',
       'export',
       'import',
+      'webhooks',
+      'lists',
+      'members',
+      'tokens',
+      'login',
+      'logout',
     ]
     for (const word of commands) {
       expect(result.stdout).toMatch(new RegExp(`^  ${word} `, 'm'))
@@ -283,15 +289,15 @@ describe('help and version', () => {
   it.each([
     [
       'add',
-      'Usage: tasklane add <name> [--tag T] [--notes TEXT] [--due DATE] [--priority P] [--json] [--url URL]',
+      'Usage: tasklane add <name> [--tag T] [--notes TEXT] [--due DATE] [--priority P] [--list LIST] [--json] [--url URL]',
     ],
     [
       'list',
-      'Usage: tasklane list [--limit N] [--all] [--tag T] [--status S] [--priority P] [--due-from DAY] [--due-to DAY] [--overdue] [--tz ZONE] [--sort FIELD] [--order ORDER] [--desc] [--after ID] [--before ID] [--q WORDS] [--json] [--url URL]',
+      'Usage: tasklane list [--limit N] [--all] [--tag T] [--status S] [--list LIST] [--priority P] [--due-from DAY] [--due-to DAY] [--overdue] [--tz ZONE] [--sort FIELD] [--order ORDER] [--desc] [--after ID] [--before ID] [--q WORDS] [--json] [--url URL]',
     ],
     [
       'search',
-      'Usage: tasklane search <word>… [--limit N] [--all] [--tag T] [--status S] [--priority P] [--due-from DAY] [--due-to DAY] [--overdue] [--tz ZONE] [--sort FIELD] [--order ORDER] [--desc] [--after ID] [--before ID] [--json] [--url URL]',
+      'Usage: tasklane search <word>… [--limit N] [--all] [--tag T] [--status S] [--list LIST] [--priority P] [--due-from DAY] [--due-to DAY] [--overdue] [--tz ZONE] [--sort FIELD] [--order ORDER] [--desc] [--after ID] [--before ID] [--json] [--url URL]',
     ],
     ['get', 'Usage: tasklane get <id> [--json] [--url URL]'],
     ['done', 'Usage: tasklane done <id>… [--if-match VERSION] [--json] [--url URL]'],
@@ -306,9 +312,14 @@ describe('help and version', () => {
     ],
     ['history', 'Usage: tasklane history <id> [--limit N] [--json] [--url URL]'],
     ['rm', 'Usage: tasklane rm <id>… [--if-match VERSION] [--url URL]'],
-    ['watch', 'Usage: tasklane watch [--tag T] [--status S] [--after SEQ] [--json] [--url URL]'],
-    ['export', 'Usage: tasklane export [--tag T] [--status S] [--url URL]'],
+    [
+      'watch',
+      'Usage: tasklane watch [--tag T] [--status S] [--list LIST] [--after SEQ] [--json] [--url URL]',
+    ],
+    ['export', 'Usage: tasklane export [--tag T] [--status S] [--list LIST] [--url URL]'],
     ['import', 'Usage: tasklane import <file.ndjson> [--concurrency N] [--json] [--url URL]'],
+    ['login', 'Usage: tasklane login [--url URL]'],
+    ['logout', 'Usage: tasklane logout [--url URL]'],
   ])('prints the usage of %s with --help and with help <command>', async (command, usage) => {
     const flag = await tasklaneInProcess([command, '--help'])
     expect(flag.status).toBe(0)

@@ -22,6 +22,11 @@ export interface Command {
    * after the group's picks one. A group itself takes no arguments and runs nothing.
    */
   readonly subcommands?: readonly Command[]
+  /**
+   * A group's command that runs when no subcommand is named: `tasklane lists` runs
+   * `lists ls`, `tasklane members Groceries` runs `members ls Groceries`.
+   */
+  readonly defaultSubcommand?: Command
   /** Runs it with the values read from its spec; resolves to the exit status. */
   execute(values: ParsedValues, context: Context): Promise<number>
 }
@@ -80,6 +85,8 @@ export interface GroupSpec {
   readonly details: string
   /** Its commands, each named `<group> <word>`, in the order its help lists them. */
   readonly subcommands: readonly Command[]
+  /** The one of them that runs when the word after the group names none. */
+  readonly defaultSubcommand?: Command
 }
 
 /**

@@ -4,7 +4,10 @@ import { argLabel, type FlagSpec, type FlagsSpec } from './spec.js'
 
 const ENVIRONMENT = `Environment:
   TASKLANE_URL    The server, when --url is not given (default http://127.0.0.1:3000).
-  TASKLANE_TOKEN  API token, sent as "Authorization: Bearer <token>".`
+  TASKLANE_TOKEN  API token, sent as "Authorization: Bearer <token>"; it wins over
+                  the token 'tasklane login' stored for the server.
+  XDG_CONFIG_HOME Where 'tasklane login' stores tokens: its tasklane/ directory (default
+                  ~/.config/tasklane/).`
 
 const EXIT_STATUS = `Exit status: 0 on success, 1 on an API or connection error (the server's
 message on stderr), 2 on a usage error.`
@@ -65,7 +68,12 @@ Run 'tasklane <command> --help' for a command's options.
 
 /** The help of a group of commands, `tasklane webhooks --help`. */
 function groupHelp(group: Command, subcommands: readonly Command[]): string {
-  return `Usage: tasklane ${group.name} <command> [options]
+  const fallback = group.defaultSubcommand
+  const usage =
+    fallback === undefined
+      ? ''
+      : `\n       tasklane ${synopsis({ ...fallback, name: group.name })}  (${fallback.name})`
+  return `Usage: tasklane ${group.name} <command> [options]${usage}
 
 ${group.summary}
 ${group.details}

@@ -47,7 +47,7 @@ export function parseCommandLine(
     if (topic !== undefined && about === undefined) {
       throw new UsageError(`Unknown command '${topic}'.`)
     }
-    return { kind: 'help', command: about && pickSubcommand(about, words.slice(1)).command }
+    return { kind: 'help', command: about && pickSubcommand(about, words.slice(1), true).command }
   }
   const named = first === undefined ? undefined : byName.get(first)
   if (first !== undefined && named === undefined) {
@@ -56,7 +56,7 @@ export function parseCommandLine(
   const given = (name: string) =>
     tokens.some((token) => token.kind === 'option' && token.name === name)
   if (given('help')) {
-    return { kind: 'help', command: named && pickSubcommand(named, words).command }
+    return { kind: 'help', command: named && pickSubcommand(named, words, true).command }
   }
   if (given('version')) return { kind: 'version' }
   if (named === undefined) throw new UsageError('Missing command.')
@@ -71,17 +71,24 @@ export function parseCommandLine(
 
 /**
  * The subcommand of a group that the first of `words` names (`create` of `webhooks`), and
- * the words after it; any other command, or a group with no word after it, as it is.
+ * the words after it; else the group's default subcommand with every word, when it has
+ * one (and takes arguments, if a word came); any other command, or a group with no word
+ * after it and no default (or whose help is asked for), as it is.
  */
 function pickSubcommand(
   command: Command,
   words: readonly string[],
+  forHelp = false,
 ): { command: Command; args: readonly string[] } {
   const [word, ...rest] = words
-  if (command.subcommands === undefined || word === undefined) return { command, args: words }
+  const fallback = command.defaultSubcommand
+  if (command.subcommands === undefined) return { command, args: words }
+  // `tasklane lists --help` is the group's help; `tasklane lists` runs its default.
+  if (word === undefined)
+    return { command: (forHelp ? undefined : fallback) ?? command, args: words }
   const sub = command.subcommands.find(({ name }) => name === `${command.name} ${word}`)
-  if (sub === undefined) {
-    throw new UsageError(`Unknown ${command.name} command '${word}'.`, command.name)
-  }
-  return { command: sub, args: rest }
+  if (sub !== undefined) return { command: sub, args: rest }
+  // A word that names no subcommand is the default's argument, when it takes one.
+  if (fallback !== undefined && fallback.args.length > 0) return { command: fallback, args: words }
+  throw new UsageError(`Unknown ${command.name} command '${word}'.`, command.name)
 }

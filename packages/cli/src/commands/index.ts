@@ -7,10 +7,15 @@ import { getCommand } from './get.js'
 import { historyCommand } from './history.js'
 import { importCommand } from './import.js'
 import { listCommand } from './list.js'
+import { listsCommand } from './lists.js'
+import { loginCommand } from './login.js'
+import { logoutCommand } from './logout.js'
+import { membersCommand } from './members.js'
 import { moveCommand } from './move.js'
 import { reopenCommand } from './reopen.js'
 import { rmCommand } from './rm.js'
 import { searchCommand } from './search.js'
+import { tokensCommand } from './tokens.js'
 import { watchCommand } from './watch.js'
 import { webhooksCommand } from './webhooks.js'
 
@@ -30,4 +35,9 @@ export const COMMANDS: readonly Command[] = [
   exportCommand,
   importCommand,
   webhooksCommand,
+  listsCommand,
+  membersCommand,
+  tokensCommand,
+  loginCommand,
+  logoutCommand,
 ]

@@ -12,13 +12,16 @@ export const listFlag = {
 /** Decimal digits: an id, never a name. */
 const DIGITS = /^\d+$/
 
-/** The id `ref` is, when it is all digits (1 to 2^53−1, else a usage error); else undefined. */
-function idOf(ref: string, command: string): number | undefined {
+/**
+ * The id `ref` is, when it is all digits (1 to 2^53−1, else a usage error naming `what`,
+ * `--list` or `<list>`); else undefined.
+ */
+function idOf(ref: string, command: string, what: string): number | undefined {
   if (!DIGITS.test(ref)) return undefined
   const id = Number(ref)
   if (id >= 1 && Number.isSafeInteger(id)) return id
   throw new UsageError(
-    `--list must be a list's id (1 to ${Number.MAX_SAFE_INTEGER}) or its name, got '${ref}'.`,
+    `${what} must be a list's id (1 to ${Number.MAX_SAFE_INTEGER}) or its name, got '${ref}'.`,
     command,
   )
 }
@@ -32,8 +35,9 @@ export async function resolveLists(
   refs: readonly string[],
   context: Context,
   command: string,
+  what = '--list',
 ): Promise<number[]> {
-  const names = refs.filter((ref) => idOf(ref, command) === undefined)
+  const names = refs.filter((ref) => idOf(ref, command, what) === undefined)
   const byName = new Map<string, number[]>(names.map((name) => [name, []]))
   if (names.length > 0) {
     for await (const list of context.client.lists({ signal: context.signal })) {
@@ -60,6 +64,15 @@ export async function resolveList(
   ref: string | undefined,
   context: Context,
   command: string,
+  what = '--list',
 ): Promise<number | undefined> {
-  return ref === undefined ? undefined : (await resolveLists([ref], context, command))[0]
+  return ref === undefined ? undefined : (await resolveLists([ref], context, command, what))[0]
 }
+
+/** The id of the list that the argument `<list>` names: its id, or its name. */
+export async function listArgument(ref: string, context: Context, command: string) {
+  return (await resolveLists([ref], context, command, '<list>'))[0] as number
+}
+
+/** The argument `<list>`: a list by its id or by its name. */
+export const listArg = { name: 'list', type: 'string', label: '<list>' } as const

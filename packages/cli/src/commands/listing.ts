@@ -3,6 +3,7 @@ import type { FlagsSpec, FlagValues } from '../command-line/spec.js'
 import { type Context, write } from '../context.js'
 import { printTasks } from '../format/print.js'
 import { UsageError } from '../usage-error.js'
+import { listFlag, resolveList } from './list-ref.js'
 import { priority, priorityValue } from './planning-flags.js'
 import { after, json, status, tag } from './shared-flags.js'
 
@@ -27,6 +28,7 @@ export const LISTING_FLAGS = {
   all: { type: 'boolean', short: ['a'], help: 'Every matching task, however many.' },
   tag,
   status,
+  list: { ...listFlag, help: "Only tasks of list LIST: its id or its name ('Groceries')." },
   priority: {
     ...priority,
     help: "Only tasks of this priority: 'none', 'low', 'medium', 'high' or 0-3.",
@@ -87,11 +89,13 @@ export async function runListing(
   const order = options.desc ? 'desc' : options.order
   // One more than shown, by default: whether it came says whether more exist.
   const limit = options.all ? undefined : (options.limit ?? DEFAULT_LIMIT + 1)
+  const list = await resolveList(options.list, context, command)
   const listed = await context.client.listTasks(limit, {
     after: options.after,
     before: options.before,
     tag: options.tag,
     status: options.status,
+    list,
     order,
     sort: options.sort,
     priority: priorityValue(options.priority),

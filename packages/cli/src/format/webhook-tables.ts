@@ -1,28 +1,6 @@
 import type { Webhook, WebhookDelivery } from '@tasklane/client'
-import { displayWidth, padEnd, terminalText } from './terminal-text.js'
-
-const GAP = '  '
-
-/**
- * Rows of cells as aligned columns, the first row the header; the columns `right` names
- * right-aligned (numbers), the last one never padded.
- */
-function columns(rows: readonly (readonly string[])[], right: ReadonlySet<number>): string {
-  const widths = (rows[0] ?? []).map((_, column) =>
-    Math.max(...rows.map((row) => displayWidth(row[column] ?? ''))),
-  )
-  const lines = rows.map((row) =>
-    row
-      .map((cell, column) => {
-        const width = widths[column] ?? 0
-        if (right.has(column)) return cell.padStart(width)
-        return column === row.length - 1 ? cell : padEnd(cell, width)
-      })
-      .join(GAP)
-      .trimEnd(),
-  )
-  return `${lines.join('\n')}\n`
-}
+import { columns } from './columns.js'
+import { terminalText } from './terminal-text.js'
 
 /** A list of values as `1,2`; `all` when there is none (every list, every type). */
 function listText(values: readonly unknown[] | undefined): string {
