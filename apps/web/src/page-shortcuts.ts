@@ -1,6 +1,8 @@
+import { announce } from './announce.js'
 import { ui } from './dom.js'
 import type { HelpOverlay } from './help-overlay.js'
 import type { PlanningApi } from './planning-api.js'
+import { READ_ONLY_WORDS } from './rights-view.js'
 import { listenForShortcuts } from './shortcuts.js'
 import type { TaskChanges } from './task-changes.js'
 import type { TaskList } from './task-list.js'
@@ -28,8 +30,10 @@ export function listenForPageShortcuts({
     {
       step: (step) => list.focusRow(step),
       toggle: () => {
-        const task = list.focusedTask
-        if (task !== undefined) changes.toggle(task, task.status !== 'done')
+        const row = list.focusedRow
+        if (row === undefined) return
+        if (row.editable) changes.toggle(row.task, row.task.status !== 'done')
+        else announce(READ_ONLY_WORDS)
       },
       edit: () => list.focusedRow?.edit((task, patch) => changes.edit(task, patch), planning),
       move: (direction) => moves.moveFocused(direction),
