@@ -1,11 +1,13 @@
 // The page: its parts built once, in the order the page reads them, and wired together.
 // Each part's file says what it does; this one only composes them and starts the page.
+import { announce } from './announce.js'
 import { CreateForm } from './create-form.js'
 import { ui } from './dom.js'
 import { HelpOverlay } from './help-overlay.js'
 import { ListSwitcher } from './list-switcher.js'
 import { LiveWindows } from './live-window.js'
 import { AccessWatch } from './lost-list.js'
+import { READ_ONLY_WORDS } from './messages.js'
 import { Navigation } from './navigation.js'
 import { OwnWrites } from './own-writes.js'
 import { PageApi } from './page-api.js'
@@ -39,6 +41,7 @@ const list: TaskList = new TaskList(
     remove: (task) => changes.remove(task),
     filterByTag: (tag) => filters.filterByTag(tag),
     drop: (task, place) => moves.move(task, place),
+    readOnly: () => announce(READ_ONLY_WORDS),
   },
   ui.tasksHeading,
   api.planning,

@@ -2,9 +2,6 @@ import type { Me, Role, TasklaneClient } from '@tasklane/client'
 import { ui } from './dom.js'
 import { needsToken } from './messages.js'
 
-/** Said when a shortcut asks for a change the caller may not make. */
-export const READ_ONLY_WORDS = 'You can read this task but not change it.'
-
 const RANK: Record<Role, number> = { viewer: 1, editor: 2, owner: 3 }
 
 /**

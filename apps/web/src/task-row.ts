@@ -1,9 +1,7 @@
 import type { Task } from '@tasklane/client'
-import { announce } from './announce.js'
 import { dueInFull, dueInWords } from './due-words.js'
 import type { PlanningApi } from './planning-api.js'
 import { priorityInWords } from './priority.js'
-import { READ_ONLY_WORDS } from './rights-view.js'
 import { type SaveTask, TaskEditor } from './task-editor.js'
 
 /** What a row shows: the task, whether a change of it is being sent, and a notice. */
@@ -145,13 +143,10 @@ export class TaskRow {
   /**
    * Opens the editor of the name, tag, notes, due and priority, with the task's history (or
    * puts the focus back in the open one). Edit is hidden meanwhile: Save and Cancel are the
-   * editor's buttons.
+   * editor's buttons. A task the caller may not change opens none.
    */
   edit(save: SaveTask, planning: PlanningApi): void {
-    if (!this.editable) {
-      announce(READ_ONLY_WORDS)
-      return
-    }
+    if (!this.editable) return
     if (this.#editor === undefined) {
       const close = (refocus: boolean) => {
         editor.form.remove()

@@ -107,7 +107,7 @@ describe.runIf(hasChromium)('the page and the caller’s rights', { timeout: 60_
     await viewer.locator('#tasks-heading').filter({ hasText: 'Tasks, in my order' }).waitFor()
     expect(await visibleCount(viewer, '#task-list .handle')).toBe(0)
     await row(viewer, readMe.id).focus()
-    for (const key of ['e', 'x', 'Alt+ArrowDown']) {
+    for (const key of ['e', 'F2', 'x', 'Alt+ArrowDown']) {
       await viewer.evaluate(() => {
         ;(document.getElementById('announcer') as HTMLElement).textContent = ''
       })
