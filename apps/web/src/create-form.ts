@@ -23,6 +23,8 @@ export class CreateForm {
     readonly api: PageApi,
     readonly state: ViewState,
     readonly lists: ListSwitcher,
+    /** A create was refused for want of a right (403): the rights are read again. */
+    readonly refused: () => void,
   ) {
     ui.createForm.addEventListener('submit', async (event) => {
       event.preventDefault()
@@ -58,6 +60,7 @@ export class CreateForm {
         askForToken(error)
         return
       }
+      if (isApiError(error) && error.status === 403) this.refused()
       // A refusal of what was typed is said in words beside its field (role="alert", and
       // the field's description); the server's own words when they are not known.
       const refusal =

@@ -10,6 +10,8 @@ export const ui = {
   tokenSection: byId('token-section', HTMLElement),
   tokenForm: byId('token-form', HTMLFormElement),
   tokenInput: byId('token-input', HTMLInputElement),
+  /** The create form's section: hidden where the caller may not create. */
+  createSection: byId('create-section', HTMLElement),
   createForm: byId('create-form', HTMLFormElement),
   createName: byId('create-name', HTMLInputElement),
   createTag: byId('create-tag', HTMLInputElement),
@@ -34,6 +36,8 @@ export const ui = {
   listState: byId('list-state', HTMLParagraphElement),
   connection: byId('connection', HTMLParagraphElement),
   listNotice: byId('list-notice', HTMLParagraphElement),
+  /** Why the page shows no controls to change tasks, when the caller may only read them. */
+  accessNote: byId('access-note', HTMLParagraphElement),
   list: byId('task-list', HTMLOListElement),
   newest: byId('page-newest', HTMLButtonElement),
   previous: byId('page-previous', HTMLButtonElement),

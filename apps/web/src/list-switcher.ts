@@ -10,6 +10,8 @@ export class ListSwitcher {
   #chosen: number | undefined
   /** The lists were read with the credential in use (only once a listing succeeded: no 401 twice). */
   #read = false
+  /** The lists shown were read with the credential in use. */
+  #answered = false
 
   constructor(
     readonly into: HTMLUListElement,
@@ -36,6 +38,27 @@ export class ListSwitcher {
     return this.#lists.find((list) => list.id === id)?.name
   }
 
+  /** The lists shown, ascending id. */
+  get all(): readonly List[] {
+    return this.#lists
+  }
+
+  /** The lists were read with the credential in use. */
+  get loaded(): boolean {
+    return this.#answered
+  }
+
+  /** List `id` is among those shown. */
+  has(id: number): boolean {
+    return this.#lists.some((list) => list.id === id)
+  }
+
+  /** Marks list `id` (undefined: all lists) as the one chosen, without calling `chose`. */
+  select(id: number | undefined): void {
+    this.#chosen = id
+    this.#render()
+  }
+
   /** Reads the lists (as `load`), unless they were read already with the credential in use. */
   loadOnce(client: TasklaneClient): void {
     if (this.#read) return
@@ -46,18 +69,24 @@ export class ListSwitcher {
   /** Another credential is in use: the next `loadOnce` reads the lists again. */
   forget(): void {
     this.#read = false
+    this.#answered = false
   }
 
-  /** Reads the lists the caller can read, and shows them. */
-  async load(client: TasklaneClient): Promise<void> {
+  /** Reads the lists the caller can read, and shows them; false when they could not be read. */
+  async load(client: TasklaneClient): Promise<boolean> {
+    let read = true
     try {
       this.#lists = await client.listLists()
+      this.#answered = true
       this.state.textContent = ''
     } catch (error) {
       this.#lists = []
+      this.#answered = false
       this.state.textContent = `Could not read the lists: ${messageOf(error)}`
+      read = false
     }
     this.#render()
+    return read
   }
 
   #render(): void {

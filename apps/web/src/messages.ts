@@ -3,6 +3,9 @@ import { isApiError, isTasklaneError } from '@tasklane/client'
 /** True when the server asks for an API token (or refused the one given). */
 export const needsToken = (error: unknown): boolean => isApiError(error) && error.status === 401
 
+/** Said when a shortcut asks for a change of a task the caller may only read. */
+export const READ_ONLY_WORDS = 'You can read this task but not change it.'
+
 /** What to tell the user: the server's own message for an API error, else what went wrong. */
 export function messageOf(error: unknown): string {
   if (isApiError(error)) return error.message

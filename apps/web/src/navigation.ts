@@ -5,6 +5,7 @@ import type { LiveWindows } from './live-window.js'
 import type { PageApi } from './page-api.js'
 import { windowLimit } from './page-window.js'
 import { beforeOf, newestPage, nextPage, type Pager, pageNumber, previousPage } from './paging.js'
+import type { Rights } from './rights-view.js'
 import type { TaskSearch } from './task-search.js'
 import { newestOf, type TaskView } from './task-view.js'
 import type { ViewState } from './view-state.js'
@@ -17,6 +18,10 @@ export interface NavigationParts {
   readonly view: TaskView
   readonly search: TaskSearch
   readonly lists: ListSwitcher
+  /** What the caller may do: read (once per credential) before the page says it is ready. */
+  readonly rights: Rights
+  /** A window arrived (listed, or failed for good): what it says of the caller's access is looked at. */
+  readonly arrived: () => void
   /** Clears what the create form said of the last task sent. */
   readonly clearCreateMessages: () => void
 }
@@ -37,7 +42,7 @@ export class Navigation {
    * waits). Paging and filtering move the focus to the list's heading, so that it is read next.
    */
   go(to: Pager, { focus = true, filtered = false }: GoOptions = {}): void {
-    const { api, state, windows, view, search, lists } = this.parts
+    const { api, state, windows, view, search, lists, rights, arrived } = this.parts
     this.parts.clearCreateMessages()
     ui.listNotice.textContent = ''
     state.notices.clear()
@@ -48,8 +53,15 @@ export class Navigation {
       if (filtered) state.announcedUpTo = newestOf(windows.current?.live.tasks ?? [])
       state.pager = to
       view.render()
-      if (windows.current?.live.closed === false) lists.loadOnce(api.client)
-      document.documentElement.dataset.ready = 'true'
+      arrived()
+      if (windows.current?.live.closed === false) {
+        lists.loadOnce(api.client)
+        // Ready once the controls the caller may use show (a listing refused: at once).
+        void rights.loadOnce(api.client).then(() => {
+          view.render()
+          document.documentElement.dataset.ready = 'true'
+        })
+      } else document.documentElement.dataset.ready = 'true'
       // A failed listing leaves the focus where it is (in the token's field, when one is asked for).
       if (!focus || windows.current?.live.closed) return
       ui.tasksHeading.focus()

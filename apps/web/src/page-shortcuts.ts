@@ -1,5 +1,7 @@
+import { announce } from './announce.js'
 import { ui } from './dom.js'
 import type { HelpOverlay } from './help-overlay.js'
+import { READ_ONLY_WORDS } from './messages.js'
 import type { PlanningApi } from './planning-api.js'
 import { listenForShortcuts } from './shortcuts.js'
 import type { TaskChanges } from './task-changes.js'
@@ -28,10 +30,17 @@ export function listenForPageShortcuts({
     {
       step: (step) => list.focusRow(step),
       toggle: () => {
-        const task = list.focusedTask
-        if (task !== undefined) changes.toggle(task, task.status !== 'done')
+        const row = list.focusedRow
+        if (row === undefined) return
+        if (row.editable) changes.toggle(row.task, row.task.status !== 'done')
+        else announce(READ_ONLY_WORDS)
       },
-      edit: () => list.focusedRow?.edit((task, patch) => changes.edit(task, patch), planning),
+      edit: () => {
+        const row = list.focusedRow
+        if (row === undefined) return
+        if (row.editable) row.edit((task, patch) => changes.edit(task, patch), planning)
+        else announce(READ_ONLY_WORDS)
+      },
       move: (direction) => moves.moveFocused(direction),
       help: () => help.open(),
     },

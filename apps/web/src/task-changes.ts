@@ -17,6 +17,8 @@ export interface TaskChangesParts {
   readonly state: ViewState
   readonly own: OwnWrites
   readonly view: TaskView
+  /** A change was refused for want of a right (403): the rights are read again. */
+  readonly refused: () => void
 }
 
 /**
@@ -44,6 +46,7 @@ export class TaskChanges {
   settle(task: Task, outcome: Outcome, saved: () => void): void {
     const { own, state, view } = this.parts
     own.end(task.id)
+    if (outcome.kind === 'failed' && outcome.status === 403) this.parts.refused()
     if (outcome.kind === 'saved') {
       if (outcome.task === undefined) own.gone(task.id)
       else own.answered(outcome.task)
@@ -90,6 +93,7 @@ export class TaskChanges {
     this.parts.state.notices.delete(task.id)
     const outcome = await send(this.parts.api.client, task, patch)
     if (outcome.kind === 'failed') {
+      if (outcome.status === 403) this.parts.refused()
       if (outcome.status !== 400) return { field: undefined, text: outcome.message }
       return refusalOf(outcome.message, {
         name: patch.name,

@@ -12,6 +12,8 @@ export interface RowHandlers {
   readonly filterByTag: (tag: string) => void
   /** A row was dropped beside another (drag and drop): move it there. */
   readonly drop: (task: Task, place: Place) => void
+  /** F2 on a task the caller may not change: say so. */
+  readonly readOnly: () => void
 }
 
 /**
@@ -49,7 +51,8 @@ export class TaskList {
       const row = this.#rowOf(event.target)
       if (row === undefined || event.key !== 'F2') return
       event.preventDefault()
-      row.edit(handlers.edit, planning)
+      if (row.editable) row.edit(handlers.edit, planning)
+      else handlers.readOnly()
     })
     this.#listenForDrags()
   }

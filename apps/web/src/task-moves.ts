@@ -2,6 +2,7 @@ import type { Task } from '@tasklane/client'
 import { announce } from './announce.js'
 import type { LiveWindows } from './live-window.js'
 import { keyboardMove, standing } from './manual-order.js'
+import { READ_ONLY_WORDS } from './messages.js'
 import type { OwnWrites } from './own-writes.js'
 import type { PageApi } from './page-api.js'
 import type { Place } from './planning-api.js'
@@ -51,8 +52,14 @@ export class TaskMoves {
 
   /** Alt+↑/↓ on a task: it trades places with the task shown above or below it. */
   moveFocused(direction: 'up' | 'down'): void {
-    const task = this.parts.list.focusedTask
-    if (task === undefined || !this.#reorderable()) return
+    const row = this.parts.list.focusedRow
+    if (row === undefined) return
+    if (!row.editable) {
+      announce(READ_ONLY_WORDS)
+      return
+    }
+    const task = row.task
+    if (!this.#reorderable()) return
     const step = keyboardMove(this.parts.state.shown, task, direction)
     if (step.kind === 'edge')
       announce(`“${task.name}” is already ${direction === 'up' ? 'first' : 'last'} in its list.`)

@@ -11,6 +11,8 @@ export interface Row {
   readonly notice: string | undefined
   /** The list is in its manual order: the row can be dragged (and moved by Alt+↑/↓). */
   readonly reorderable: boolean
+  /** The caller may change the task (an editor of its list): else the row has no control to. */
+  readonly editable: boolean
 }
 
 /** The controls of a row, by what they do (`data-action`). */
@@ -53,9 +55,14 @@ export class TaskRow {
   readonly #tag = element('button', 'tag')
   readonly #id = element('span', 'id')
   readonly #state = element('span', 'busy')
+  /** "Done", where the checkbox that says it is left out (a task the caller only reads). */
+  readonly #status = element('span', 'status')
   readonly #notice = element('p', 'notice')
   readonly editButton: HTMLButtonElement
+  readonly #deleteButton: HTMLButtonElement
   #editor: TaskEditor | undefined
+  /** Closes the open editor without saving. */
+  #closeEditor: (() => void) | undefined
   #row: Row | undefined
 
   constructor(readonly id: number) {
@@ -75,12 +82,13 @@ export class TaskRow {
     this.#tag.type = 'button'
     this.#tag.dataset.action = 'filter-tag'
     this.editButton = button('Edit', 'edit', nameId)
+    this.#deleteButton = button('Delete', 'delete', nameId)
     const main = element('div', 'main')
     const meta = element('span', 'meta')
-    meta.append(this.#priority, this.#due, this.#tag, this.#id, this.#state)
+    meta.append(this.#status, this.#priority, this.#due, this.#tag, this.#id, this.#state)
     main.append(this.#name, this.#notes, meta, this.#notice)
     const actions = element('div', 'actions')
-    actions.append(this.editButton, button('Delete', 'delete', nameId))
+    actions.append(this.editButton, this.#deleteButton)
     this.li.append(this.handle, this.check, main, actions)
   }
 
@@ -89,26 +97,37 @@ export class TaskRow {
     return (this.#row as Row).task
   }
 
+  /** The caller may change the task shown. */
+  get editable(): boolean {
+    return this.#row?.editable ?? false
+  }
+
   /** Shows `row`, touching only what changed. */
   update(row: Row): void {
-    const { task, busy, notice, reorderable } = row
+    const { task, busy, notice, reorderable, editable } = row
+    this.#row = row
     if (task.name !== this.#name.textContent) this.#name.textContent = task.name
     this.#notes.textContent = task.notes?.split('\n', 1)[0] ?? ''
     this.#priority.textContent = priorityInWords(task.priority)
     this.#priority.dataset.priority = String(task.priority)
     this.#showDue(task)
-    this.handle.hidden = !reorderable
+    this.handle.hidden = !reorderable || !editable
+    // No control the caller cannot use: an editor open when the right went is closed.
+    this.check.hidden = !editable
+    this.#deleteButton.hidden = !editable
+    this.editButton.hidden = !editable || this.#editor !== undefined
+    if (!editable) this.#closeEditor?.()
     this.#tag.textContent = task.tag ?? ''
     this.#tag.hidden = task.tag === undefined
     // The visible tag starts the name, as a spoken command would say it.
     this.#tag.setAttribute('aria-label', `${task.tag ?? ''}: show only this tag`)
     const done = task.status === 'done'
+    this.#status.textContent = done && !editable ? 'Done' : ''
     this.check.checked = done
     this.li.classList.toggle('is-done', done)
     this.li.setAttribute('aria-busy', String(busy !== undefined))
     this.#state.textContent = busy === undefined ? '' : BUSY_WORDS[busy]
     this.#notice.textContent = notice ?? ''
-    this.#row = row
   }
 
   /** When the task is due, in words (the browser's zone and clock), and whether it is overdue. */
@@ -124,19 +143,24 @@ export class TaskRow {
   /**
    * Opens the editor of the name, tag, notes, due and priority, with the task's history (or
    * puts the focus back in the open one). Edit is hidden meanwhile: Save and Cancel are the
-   * editor's buttons.
+   * editor's buttons. A task the caller may not change opens none.
    */
   edit(save: SaveTask, planning: PlanningApi): void {
+    if (!this.editable) return
     if (this.#editor === undefined) {
-      const editor = new TaskEditor(this.task, save, planning, (refocus) => {
+      const close = (refocus: boolean) => {
         editor.form.remove()
         this.#name.hidden = false
         this.#notes.hidden = false
-        this.editButton.hidden = false
+        this.editButton.hidden = !this.editable
         this.#editor = undefined
-        if (refocus) this.editButton.focus()
-      })
+        this.#closeEditor = undefined
+        if (refocus && this.editable) this.editButton.focus()
+        else if (refocus) this.li.focus()
+      }
+      const editor = new TaskEditor(this.task, save, planning, close)
       this.#editor = editor
+      this.#closeEditor = () => close(editor.form.contains(document.activeElement))
       this.#name.hidden = true
       this.#notes.hidden = true
       this.#name.after(editor.form)

@@ -8,6 +8,7 @@ import type { Intent, OwnWrites } from './own-writes.js'
 import type { PageApi } from './page-api.js'
 import { pageOf } from './page-window.js'
 import { beforeOf, pageNumber } from './paging.js'
+import type { Rights } from './rights-view.js'
 import type { TaskList } from './task-list.js'
 import { describeList, describeRange } from './task-list.js'
 import type { TaskSearch } from './task-search.js'
@@ -22,6 +23,8 @@ export interface TaskViewParts {
   readonly list: TaskList
   readonly search: TaskSearch
   readonly own: OwnWrites
+  /** What the caller may do in each list: the controls shown follow it. */
+  readonly rights: Rights
 }
 
 /** The highest id among `tasks` (0 for none): the newest. */
@@ -43,8 +46,9 @@ export class TaskView {
 
   /** Shows the window's page: its rows, the pager, the list's state; reads a deeper window when needed. */
   render(): void {
-    const { state, windows, list, own, api } = this.parts
+    const { state, windows, list, own, api, rights } = this.parts
     const window = windows.current
+    rights.show(state.query.list)
     ui.list.setAttribute('aria-busy', String(windows.loading))
     this.renderConnection()
     const first = pageNumber(state.pager) === 1
@@ -126,13 +130,14 @@ export class TaskView {
 
   /** The rows of the tasks shown. */
   #renderRows(reorderable: boolean): void {
-    const { state, list, own } = this.parts
+    const { state, list, own, rights } = this.parts
     list.render(
       state.shown.map((task) => ({
         task,
         busy: this.#busyOf(task.id, own.inFlight(task.id)),
         notice: state.notices.get(task.id),
         reorderable,
+        editable: rights.canEdit(task.listId),
       })),
     )
   }

@@ -42,10 +42,13 @@ export class ViewFilters {
     this.#fromForm({ focus: true })
   }
 
-  /** A list chosen beside the tasks (undefined: all of them): its tasks show. */
-  chooseList(list: number | undefined): void {
+  /**
+   * A list chosen beside the tasks (undefined: all of them): its tasks show, the focus then
+   * on the list's heading unless `focus` is false.
+   */
+  chooseList(list: number | undefined, focus = true): void {
     this.state.query = { ...this.state.query, list }
-    this.navigation.go(newestPage(), { filtered: true })
+    this.navigation.go(newestPage(), { filtered: true, focus })
   }
 
   /** Applies the filters as the form shows them. */

@@ -1,4 +1,4 @@
-import { startServer, type TasklaneServer } from '@tasklane/testing/server'
+import { type StartServerOptions, startServer, type TasklaneServer } from '@tasklane/testing/server'
 import type { Browser } from 'playwright-core'
 import { launchChromium } from './browser.js'
 import { takeBrowserTurn } from './browser-turn.js'
@@ -14,11 +14,13 @@ export interface BrowserSession {
   close(whileHeld?: () => void): Promise<void>
 }
 
-/** Takes the Chromium turn, then starts Chromium and a server beside each other. */
-export async function startBrowserSession(): Promise<BrowserSession> {
+/** Takes the Chromium turn, then starts Chromium and a server (of `options`) beside each other. */
+export async function startBrowserSession(
+  options: StartServerOptions = {},
+): Promise<BrowserSession> {
   const giveBack = await takeBrowserTurn()
   try {
-    const [browser, server] = await Promise.all([launchChromium(), startServer()])
+    const [browser, server] = await Promise.all([launchChromium(), startServer(options)])
     return {
       browser,
       server,
