@@ -283,6 +283,21 @@ describe('Idempotency-Keys', () => {
     // Each principal's repeat replays its own.
     expect((await bob.post('/task', body, key)).json()).toEqual(b)
   })
+  it("of the operator are never replayed to another credential named like it (a member's token for principal admin)", async () => {
+    const key = { 'idempotency-key': 'operators-key' }
+    const body = { name: 'made by the operator' }
+    const made = expectStatus<Task>(await admin.post('/task', body, key), 201)
+    // A write token, not an admin one: the principal's name is the operator's, its rights a
+    // member's (none). Its key is its own: no replay of the operator's 201, but its own 403.
+    const namesake = await principal(server, 'admin', { role: 'write' })
+    const response = await namesake.post('/task', body, key)
+    expect(response.headers['idempotent-replayed']).toBeUndefined()
+    expect(response.statusCode).toBe(403)
+    // The operator's own repeat still replays.
+    const again = await admin.post('/task', body, key)
+    expect(again.headers['idempotent-replayed']).toBe('true')
+    expect(again.json()).toEqual(made)
+  })
 })
 
 describe('open mode', () => {

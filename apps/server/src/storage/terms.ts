@@ -121,12 +121,14 @@ export type WriteOutcome =
  * without spaces, so `<principal> <key>` is unambiguous. The operator's two principals,
  * `local` (open mode) and `admin` (API_TOKEN), keep the bare key, as every key was stored
  * before principals existed: a server switched from one mode to the other still replays.
+ * Only as admins: a JWT whose `sub` is "admin", or a write token for that principal, is
+ * another caller named like the operator, and its keys are its own.
  */
 export function keyOf(caller: Caller, key: string): string {
-  const { principal } = caller
-  return principal === LOCAL_PRINCIPAL || principal === ADMIN_PRINCIPAL
-    ? key
-    : `${principal} ${key}`
+  const { principal, access } = caller
+  const operator =
+    access === 'admin' && (principal === LOCAL_PRINCIPAL || principal === ADMIN_PRINCIPAL)
+  return operator ? key : `${principal} ${key}`
 }
 
 /** Which tasks a listing returns: ids between `after` and `before`, optionally filtered. */
