@@ -112,8 +112,8 @@ describe('precedence', () => {
     expect(status(await bob.delete(`/lists/${hidden.id}`))).toBe(404)
   })
 
-  // Fails: batch-planner.ts checks the task's own list (403 for a viewer) before the list it
-  // would move to (404 when hidden); the target's 404 should be answered first.
+  // The list it would move to is hidden (404) and the task's own list only viewed (403):
+  // 404 comes first, so a viewer learns nothing of the hidden list.
   it('answers 404 before 403 for a move out of a list the caller views to one it cannot see', async () => {
     expect(status(await bob.patch(`/tasks/${task.id}`, { listId: hidden.id }))).toBe(404)
   })

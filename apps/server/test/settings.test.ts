@@ -150,6 +150,13 @@ describe('loadSettings', () => {
       'TRUST_PROXY is either a hop count alone or a list of addresses.',
     ],
     [
+      {
+        AUTH_JWT_SECRET: 'a-shared-secret-of-at-least-32-characters',
+        AUTH_JWKS_URL: 'https://auth.example.com/.well-known/jwks.json',
+      },
+      'Set AUTH_JWT_SECRET (HS256) or AUTH_JWKS_URL (RS256, ES256, EdDSA), not both: a JWT is checked against one of them.',
+    ],
+    [
       { ALLOWED_HOSTS: 'https://tasks.example.com' },
       'ALLOWED_HOSTS entry "https://tasks.example.com" is not a host name such as tasks.example.com, or *.',
     ],

@@ -3,7 +3,8 @@ import { setting } from './setting.js'
 
 /**
  * The settings of JWT credentials, for an app that embeds tasklane and signs a token for
- * each of its users (`sub` is the principal). Either a shared secret or a JWKS URL; with
+ * each of its users (`sub` is the principal). Either a shared secret or a JWKS URL (both
+ * set: the start stops with a ConfigError); with
  * neither and no API_TOKEN, the server runs in open mode.
  */
 export const authSettings = {

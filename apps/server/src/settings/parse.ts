@@ -140,6 +140,11 @@ export function parseCommandLine(
   if (settings.trustProxy.length > 1 && settings.trustProxy.some((item) => /^\d+$/.test(item))) {
     throw new ConfigError('TRUST_PROXY is either a hop count alone or a list of addresses.')
   }
+  if (settings.authJwtSecret !== undefined && settings.authJwksUrl !== undefined) {
+    throw new ConfigError(
+      'Set AUTH_JWT_SECRET (HS256) or AUTH_JWKS_URL (RS256, ES256, EdDSA), not both: a JWT is checked against one of them.',
+    )
+  }
   const storage: StorageConfig =
     database.kind === 'sqlite'
       ? database
