@@ -29,6 +29,21 @@ const THROUGHPUT_GOALS: [ScenarioId, number, string, number, number, number][] =
   ['patch', 50, 'durable PATCH /tasks/{id}', 0.45, 0.4, 3],
 ]
 
+/**
+ * Authenticated requests against open mode (--ablation, the built server): each credential's
+ * variant, and the scenarios whose req/s must stay within 5 % of open mode's.
+ */
+const AUTHENTICATED: [string, string][] = [
+  ['rights', "an editor's access token"],
+  ['jwt', "an app's JWT"],
+]
+const AUTHENTICATED_SCENARIOS: [ScenarioId, string][] = [
+  ['full', 'full page'],
+  ['tail', 'tail page'],
+  ['create', 'durable POST'],
+]
+const AUTHENTICATED_GOAL = 0.95
+
 /** Durable POST as a share of the perfectly batched limit, at these concurrencies. */
 const BATCHED_GOAL = 0.75
 const BATCHED_CONNECTIONS = [10, 50]
@@ -75,6 +90,21 @@ export function evaluateGoals(results: Omit<BenchResults, 'goals'>): Goal[] {
         goal: `≥ ${BATCHED_GOAL.toFixed(2)}`,
         value: fixed(share),
         status: status(share, (v) => v >= BATCHED_GOAL),
+      })
+    }
+  }
+  for (const [variant, credential] of AUTHENTICATED) {
+    for (const [scenario, figure] of AUTHENTICATED_SCENARIOS) {
+      const row = results.ablation?.rows.find(
+        (r) => r.variant === variant && r.scenario === scenario,
+      )
+      if (!row) continue
+      const share = row.delta === undefined ? undefined : 1 + row.delta
+      goals.push({
+        figure: `${figure} with ${credential} ÷ open mode, ${results.ablation?.connections} connections (SQLite)`,
+        goal: `≥ ${AUTHENTICATED_GOAL.toFixed(2)}`,
+        value: fixed(share),
+        status: status(share, (v) => v >= AUTHENTICATED_GOAL),
       })
     }
   }

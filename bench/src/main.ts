@@ -7,8 +7,10 @@
  * order it is measured and reported, to be read top to bottom; the measuring is in the
  * modules it imports, the command line in options.ts.
  */
+
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { envName } from '@tasklane/server'
@@ -335,6 +337,54 @@ async function withRights(): Promise<AblationVariant> {
   }
 }
 
+/** The ablation's JWT secret (HS256): AUTH_JWT_SECRET of the server signing-in by JWT. */
+const JWT_SECRET = 'bench-jwt-secret-bench-jwt-secret-bench'
+
+/** The part of jose used here (the server's own copy: jose is no dependency of the bench). */
+interface Jose {
+  SignJWT: new (
+    payload: Record<string, unknown>,
+  ) => {
+    setProtectedHeader(header: { alg: string }): {
+      setSubject(sub: string): {
+        setExpirationTime(exp: string): { sign(key: Uint8Array): Promise<string> }
+      }
+    }
+  }
+}
+
+/**
+ * The built server taking JWTs (AUTH_JWT_SECRET), every request sent with one an app would
+ * mint for a user who is an editor of list 1: each verified (HS256) and its rights checked,
+ * priced against the built server in open mode.
+ */
+async function withJwt(): Promise<AblationVariant> {
+  const server = await seededSqliteServer('ablation-jwt', settings.tasks, {
+    [envName('apiToken')]: ADMIN_TOKEN,
+    [envName('authJwtSecret')]: JWT_SECRET,
+  })
+  const member = await fetch(`${server.url}/lists/1/members/bench-user`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ role: 'editor' }),
+  })
+  if (member.status !== 201) {
+    throw new Error(`ablation-jwt: PUT /lists/1/members answered ${member.status}`)
+  }
+  const jose = createRequire(import.meta.resolve('@tasklane/server'))('jose') as Jose
+  const jwt = await new jose.SignJWT({})
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject('bench-user')
+    .setExpirationTime('2h')
+    .sign(new TextEncoder().encode(JWT_SECRET))
+  return {
+    id: 'jwt',
+    label: "  with an app's JWT (HS256)",
+    server: { ...server, headers: { authorization: `Bearer ${jwt}` } },
+    baseline: 'built',
+  }
+}
+
 /** Connections of the ablation: the goals' concurrency. */
 const ABLATION_CONNECTIONS = 50
 
@@ -420,7 +470,7 @@ async function ablation(): Promise<NonNullable<BenchResults['ablation']>> {
       baseline: 'built',
     },
   )
-  variants.push(await withRights())
+  variants.push(await withRights(), await withJwt())
   // The storage's own features, each taken out of the built server's schema in turn.
   const parts = Object.keys(STORAGE_ABLATIONS) as StorageAblation[]
   for (const without of [...parts.map((part) => [part]), parts]) {

@@ -66,3 +66,62 @@ describe('evaluateGoals', () => {
     ])
   })
 })
+
+describe('the authenticated goals', () => {
+  /** An ablation row of the built server with a credential, `delta` from open mode. */
+  const row = (variant: string, scenario: 'full' | 'tail' | 'create' | 'patch', delta: number) => ({
+    scenario,
+    variant,
+    label: variant,
+    rps: 1000 * (1 + delta),
+    rounds: [1000 * (1 + delta)],
+    spread: 0,
+    failed: 0,
+    ratio: 0.5,
+    cpuMicros: 40,
+    baseline: 'built',
+    delta,
+  })
+
+  it("judges each credential's full page, tail page and POST against open mode, within 5 %", () => {
+    const results = {
+      ...fixture(),
+      ablation: {
+        connections: 50,
+        rounds: 2,
+        seconds: 2,
+        rows: [
+          row('rights', 'full', -0.03),
+          row('rights', 'tail', -0.08),
+          row('rights', 'create', 0.01),
+          // PATCH has no such goal.
+          row('rights', 'patch', -0.5),
+          row('jwt', 'full', -0.05),
+        ],
+      },
+    }
+    const goals = evaluateGoals(results).filter((goal) => goal.figure.includes('open mode'))
+    expect(goals.map((goal) => [goal.figure, goal.value, goal.status])).toEqual([
+      [
+        "full page with an editor's access token ÷ open mode, 50 connections (SQLite)",
+        '0.97',
+        'reached',
+      ],
+      [
+        "tail page with an editor's access token ÷ open mode, 50 connections (SQLite)",
+        '0.92',
+        'not reached',
+      ],
+      [
+        "durable POST with an editor's access token ÷ open mode, 50 connections (SQLite)",
+        '1.01',
+        'reached',
+      ],
+      ["full page with an app's JWT ÷ open mode, 50 connections (SQLite)", '0.95', 'reached'],
+    ])
+  })
+
+  it('has none without an ablation', () => {
+    expect(evaluateGoals(fixture()).some((goal) => goal.figure.includes('open mode'))).toBe(false)
+  })
+})
