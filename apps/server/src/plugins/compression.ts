@@ -3,10 +3,11 @@ import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 
 /**
- * Bodies smaller than this many bytes are sent as they are. Compressing a 20-task page
- * (3.5 KB) halved the requests a 2-core server answered (8,000 a second from the page
- * cache, 4,500 gzipped) to save 3 KB each: the page is served from memory in less time
- * than it takes to compress.
+ * Bodies smaller than this many bytes are sent as they are. Compressing the 20-task page
+ * (3.5 KB) to save 3 KB each tripled the server's CPU a request and cut its requests a
+ * second by two thirds (`pnpm bench -- --ablation`, "compressing every body", against
+ * the same server with a browser's Accept-Encoding): the page is served from memory in
+ * less time than it takes to compress.
  */
 export const COMPRESSION_THRESHOLD = 8 * 1024
 
