@@ -3,7 +3,7 @@ import { UnauthenticatedError } from '../domain/domain-errors.js'
 import { ADMIN_PRINCIPAL, type Caller, LOCAL_CALLER } from '../domain/rights.js'
 import type { Storage, TokenRecord } from '../storage/open-storage.js'
 import { JwtRefused, type JwtVerifier } from './jwt-verifier.js'
-import { TOKEN_PREFIX, tokenDigest } from './token-secret.js'
+import { TOKEN_PREFIX } from './token-secret.js'
 
 /** Who a request is, as its credential says, and how long that holds. */
 export interface Credential {
@@ -32,6 +32,13 @@ interface KeptJwt {
 const KEPT_JWTS = 10_000
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest()
+
+/** Three dot-separated parts, as a compact JWS has (no array of them made to count). */
+const isJwtShaped = (token: string): boolean => {
+  const first = token.indexOf('.')
+  const second = first === -1 ? -1 : token.indexOf('.', first + 1)
+  return second !== -1 && token.indexOf('.', second + 1) === -1
+}
 
 const refuse = (message: string) => new UnauthenticatedError(message, true)
 
@@ -77,11 +84,14 @@ export class Authenticator {
     const match = /^Bearer +(\S+) *$/i.exec(authorization)
     if (match === null) throw refuse(INVALID)
     const token = match[1] as string
-    if (this.#apiToken !== undefined && timingSafeEqual(sha256(token), this.#apiToken)) {
+    // One digest a request: compared with API_TOKEN's, then the key an access token is
+    // looked up by (tokenDigest's hex) or a verified JWT kept under.
+    const digest = sha256(token)
+    if (this.#apiToken !== undefined && timingSafeEqual(digest, this.#apiToken)) {
       return { caller: { principal: ADMIN_PRINCIPAL, access: 'admin' } }
     }
-    if (token.startsWith(TOKEN_PREFIX)) return this.#accessToken(tokenDigest(token))
-    if (this.#jwt !== undefined && token.split('.').length === 3) return this.#verifiedJwt(token)
+    if (token.startsWith(TOKEN_PREFIX)) return this.#accessToken(digest.toString('hex'))
+    if (this.#jwt !== undefined && isJwtShaped(token)) return this.#verifiedJwt(token, digest)
     throw refuse(INVALID)
   }
 
@@ -122,8 +132,8 @@ export class Authenticator {
     return record
   }
 
-  async #verifiedJwt(token: string): Promise<Credential> {
-    const digest = sha256(token).toString('base64url')
+  async #verifiedJwt(token: string, tokenSha256: Buffer): Promise<Credential> {
+    const digest = tokenSha256.toString('base64url')
     const kept = this.#jwts.get(digest)
     if (kept !== undefined) {
       if ((kept.credential.expiresAt ?? 0) > Date.now()) return kept.credential
