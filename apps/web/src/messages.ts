@@ -3,6 +3,16 @@ import { isApiError, isTasklaneError } from '@tasklane/client'
 /** True when the server asks for an API token (or refused the one given). */
 export const needsToken = (error: unknown): boolean => isApiError(error) && error.status === 401
 
+/**
+ * Why the page asks for a token, in words: none was given yet in this tab (`given` false),
+ * or the one given was refused (wrong, expired or revoked).
+ */
+export function tokenWords(error: unknown, given: boolean): string {
+  if (!given) return 'This server asks for a token: enter yours to see the tasks.'
+  const expired = isApiError(error) && error.message.startsWith('The access token has expired')
+  return `That token was not accepted: ${expired ? 'it has expired' : 'it is wrong, expired or revoked'}. Enter another.`
+}
+
 /** Said when a shortcut asks for a change of a task the caller may only read. */
 export const READ_ONLY_WORDS = 'You can read this task but not change it.'
 

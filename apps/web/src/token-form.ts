@@ -1,12 +1,13 @@
 import { announce } from './announce.js'
 import { ui } from './dom.js'
-import { messageOf } from './messages.js'
+import { tokenWords } from './messages.js'
 import type { PageApi } from './page-api.js'
+import { savedToken } from './token.js'
 
 /** The server wants a token: ask for it. */
 export function askForToken(error: unknown): void {
   ui.tokenSection.hidden = false
-  ui.listState.textContent = messageOf(error)
+  ui.listState.textContent = tokenWords(error, savedToken() !== undefined)
   announce('This server requires an API token: enter it to see the tasks.')
   ui.tokenInput.focus()
 }

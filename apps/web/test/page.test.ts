@@ -355,10 +355,13 @@ describe.runIf(hasChromium)('the web page at / in Chromium', { timeout: 60_000 }
       const token = page.getByRole('textbox', { name: 'Token' })
       expect(await token.isVisible()).toBe(true)
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('token-input')
+      expect(await page.locator('#list-state').textContent()).toBe(
+        'This server asks for a token: enter yours to see the tasks.',
+      )
       await token.fill('wrong')
       await page.keyboard.press('Enter')
       // Focus never leaves the token's field: wait for the refusal itself, then check both.
-      const refused = 'The bearer token in the Authorization header is not valid.'
+      const refused = 'That token was not accepted: it is wrong, expired or revoked. Enter another.'
       await page
         .waitForFunction(
           (text) => document.querySelector('#list-state')?.textContent === text,
