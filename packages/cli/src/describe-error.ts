@@ -27,6 +27,18 @@ export function describeError(error: TasklaneError): string {
 }
 
 /**
+ * What to do about a create the server refused for want of a list (a 403 naming `listId`:
+ * no list was given and the caller can edit none), in the CLI's words; else undefined.
+ */
+export function listHint(error: TasklaneError): string | undefined {
+  if (!isApiError(error) || error.status !== 403 || error.method !== 'POST') return undefined
+  if (!new URL(error.url).pathname.endsWith('/task') || !error.message.includes('"listId"')) {
+    return undefined
+  }
+  return "Name a list you can edit with --list LIST, or make one with 'tasklane lists create NAME'."
+}
+
+/**
  * What to do about a 401, by where the token came from (`TokenSource` of context.ts);
  * undefined for any other error.
  */

@@ -5,7 +5,7 @@ import { type Invocation, parseCommandLine } from './command-line/parse-command-
 import { COMMANDS } from './commands/index.js'
 import { type Context, interruptedStatus, type Output, type TokenSource } from './context.js'
 import { CredentialsError, storedToken } from './credentials.js'
-import { authHint, describeError } from './describe-error.js'
+import { authHint, describeError, listHint } from './describe-error.js'
 import { FileError } from './file-error.js'
 import { escapeControls } from './format/terminal-text.js'
 import { UsageError } from './usage-error.js'
@@ -143,7 +143,7 @@ export async function run(environment: Environment): Promise<number> {
     if (environment.signal.aborted) return interruptedStatus(environment.signal)
     if (isTasklaneError(error)) {
       stderr.write(`tasklane: ${escapeControls(describeError(error))}\n`)
-      const hint = authHint(error, tokenSource)
+      const hint = authHint(error, tokenSource) ?? listHint(error)
       if (hint !== undefined) stderr.write(`${hint}\n`)
       return 1
     }

@@ -251,6 +251,13 @@ describe('tasklane members', () => {
       /^tasklane: .*\(HTTP 403 from POST http:\/\/127\.0\.0\.1:\d+\/task;/,
     )
     expect(write.stderr).toMatch(/editor/)
+    // No --list, and no list vic can edit: the server's refusal, then what to do in the CLI.
+    const anywhere = await tasklane(['add', 'Not allowed either'], vic)
+    expect(anywhere.status).toBe(1)
+    expect(anywhere.stderr.split('\n').slice(1)).toEqual([
+      "Name a list you can edit with --list LIST, or make one with 'tasklane lists create NAME'.",
+      '',
+    ])
 
     expect(await tasklane(['members', 'rm', name, 'viewer-vic'], admin)).toEqual({
       status: 0,
