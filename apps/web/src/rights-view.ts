@@ -88,7 +88,9 @@ export class Rights {
         : me.role === 'read'
           ? 'This token can read tasks but not change them.'
           : listId === undefined
-            ? 'You can read these lists but not change them.'
+            ? me.role !== 'admin' && me.roles.length === 0
+              ? 'You are a member of no list yet: an owner of one can add you.'
+              : 'You can read these lists but not change them.'
             : 'You can read this list but not change it.'
   }
 }

@@ -187,4 +187,22 @@ describe.runIf(hasChromium)('the page and the caller’s rights', { timeout: 60_
     expect(await viewer.locator('#task-list .name').allTextContents()).toEqual(['Mine'])
     await closeChecked(viewer, [401])
   })
+
+  it('says a caller who lost its last list is a member of none', async () => {
+    await admin.putMember(own.id, 'solo', 'viewer')
+    const viewer = await pageWith(await tokenOf('solo'))
+    await waitForTask(viewer, 'Mine')
+    expect(await viewer.locator('#access-note').textContent()).toBe(
+      'You can read these lists but not change them.',
+    )
+    await admin.removeMember(own.id, 'solo')
+    await waitForText(viewer, '#list-notice', 'The list “Own” is no longer available to you.')
+    await waitForText(
+      viewer,
+      '#access-note',
+      'You are a member of no list yet: an owner of one can add you.',
+    )
+    expect(await offered(viewer)).toEqual(['All lists'])
+    await closeChecked(viewer, [401])
+  })
 })
