@@ -4,7 +4,7 @@ import { toJson } from '../format/json.js'
 import { TASK_NAME } from '../task-text.js'
 import { checkText } from './check-text.js'
 import { listArg, listArgument } from './list-ref.js'
-import { json } from './shared-flags.js'
+import { json, listIfMatch } from './shared-flags.js'
 
 /** `tasklane lists rename <list> <name> [--if-match VERSION] [--json]`. */
 export const listsRenameCommand = defineCommand({
@@ -17,12 +17,7 @@ export const listsRenameCommand = defineCommand({
   args: [listArg, { name: 'name', type: 'string' }],
   extraArgumentHint: '(quote a name that has spaces)',
   flags: {
-    'if-match': {
-      type: 'integer',
-      value: 'VERSION',
-      min: 1,
-      help: "Only if the list's version is still VERSION; else nothing changes.",
-    },
+    'if-match': listIfMatch,
     json,
   },
   async run(options, context) {

@@ -1,5 +1,6 @@
 import { defineCommand } from '../command-line/define-command.js'
 import { listArg, listArgument } from './list-ref.js'
+import { listIfMatch } from './shared-flags.js'
 
 /** `tasklane lists rm <list> [--if-match VERSION]`: the list and every task in it. */
 export const listsRmCommand = defineCommand({
@@ -11,12 +12,7 @@ export const listsRmCommand = defineCommand({
     'the list is still at that version (else exit status 1 and nothing changes).',
   args: [listArg],
   flags: {
-    'if-match': {
-      type: 'integer',
-      value: 'VERSION',
-      min: 1,
-      help: "Only if the list's version is still VERSION; else nothing changes.",
-    },
+    'if-match': listIfMatch,
   },
   async run(options, context) {
     const id = await listArgument(options.list, context, 'lists rm')

@@ -33,6 +33,12 @@ export const ifMatch = {
   help: 'Only if its version is still VERSION (see --json); else nothing changes.',
 } as const satisfies IntegerFlag
 
+/** `--if-match VERSION` of the commands that change a list: the same, said of the list. */
+export const listIfMatch = {
+  ...ifMatch,
+  help: "Only if the list's version is still VERSION; else nothing changes.",
+} as const satisfies IntegerFlag
+
 /** `--json` of the commands that print tasks. */
 export const json = {
   type: 'boolean',
